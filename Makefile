@@ -1,0 +1,67 @@
+# utrace for Linux 6.12: the workbench.
+#
+# The kernel tree lives in $(LINUX_DIR) (ignored, never committed); the
+# series lives in branches/.  See README.md for the daily workflow.
+
+LINUX_DIR ?= $(CURDIR)/build/linux
+export TOP := $(CURDIR)
+export LINUX_DIR
+export BUILD := $(CURDIR)/build
+
+S := scripts
+
+.PHONY: all deps tree export export-check build check compare unit test bench bench-smoke clean help
+
+all: compare
+
+help:
+	@sed -n 's/^## //p' $(MAKEFILE_LIST)
+
+## deps          install the Debian packages the workbench needs (as root)
+deps:
+	@$(S)/deps.sh
+
+## tree          import the pinned kernel and apply branches/ as topic branches
+tree: deps
+	@$(S)/tree.sh
+
+## export        write the kernel topic branches to branches/
+export:
+	@$(S)/export.sh
+
+## export-check  fail when kernel work is not in branches/ (run before you stop)
+export-check:
+	@$(S)/export-check.sh
+
+## build         build the guest kernels (utrace-off, and utrace-on once it exists)
+build: tree
+	@$(S)/build.sh $$(. $(S)/lib.sh && active_configs)
+	@r=$$(. $(S)/lib.sh && absent_reason); [ -z "$$r" ] || echo "build: utrace-on not built: $$r"
+
+## check         checkpatch, sparse, coccinelle, per-patch builds
+check: tree
+	@checks/run.sh
+
+## compare       boot both kernels, run the same tests, compare (default target)
+compare: tree
+	@$(S)/compare.sh
+
+## unit          unit tests of the harness itself
+unit:
+	@python3 -m unittest discover -s tests/harness -t . -p 'test_*.py'
+
+## test          everything CI runs: unit, check, compare
+test: deps
+	@$(S)/test.sh
+
+## bench         measure ptrace and utrace costs on both kernels
+bench: tree
+	@bench/run.sh
+
+## bench-smoke   a few seconds of each benchmark, so it cannot rot
+bench-smoke: tree
+	@bench/run.sh --smoke
+
+## clean         remove build products but keep the kernel tree and ccache
+clean:
+	rm -rf build/out build/tests build/results build/headers

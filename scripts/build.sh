@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# make build: configure and build guest kernels out of tree.
+#
+# Usage: build.sh CONFIG...   (CONFIG = utrace-off, utrace-on, ...)
+# Kernel NAME is kconfigs/base.config + kconfigs/NAME.config on top of
+# tinyconfig, built from the kernel work tree as checked out (make tree
+# leaves it on utrace-ptrace) into build/out/NAME.  One fixed O= directory
+# per config and one CC keep ccache warm across runs.
+. "$(dirname "$0")/lib.sh"
+
+[ -d "$LINUX_DIR/.git" ] || die "no kernel tree in $LINUX_DIR: run 'make tree'"
+jobs=$(nproc)
+export KBUILD_BUILD_TIMESTAMP="$(ref_get commit-date)"
+export KBUILD_BUILD_USER=utrace KBUILD_BUILD_HOST=workbench
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+cc="gcc"
+command -v ccache >/dev/null && cc="ccache gcc"
+
+# fragments NAME: the fragment files of a config, in merge order.
+fragments() {
+	local f=$TOP/kconfigs/$1.config
+	[ -f "$f" ] || die "no fragment kconfigs/$1.config"
+	echo "$TOP/kconfigs/base.config"
+	# A fragment may pull in others: '# include: other.config'.
+	sed -n 's/^# include: *//p' "$f" | while read -r inc; do echo "$TOP/kconfigs/$inc"; done
+	echo "$f"
+}
+
+configure() {
+	local name=$1 o=$BUILD/out/$1 gen=$BUILD/out/.kconfig-$1
+	local -a frags
+	mapfile -t frags < <(fragments "$name")
+	mkdir -p "$o" "$gen"
+	make -s -C "$LINUX_DIR" O="$gen" tinyconfig >/dev/null
+	"$LINUX_DIR/scripts/kconfig/merge_config.sh" -m -O "$gen" "$gen/.config" "${frags[@]}" >/dev/null
+	make -s -C "$LINUX_DIR" O="$gen" olddefconfig >/dev/null
+	"$TOP/scripts/kconfig_verify.py" "$gen/.config" "${frags[@]}" ||
+		die "kernel config '$name' lost options (above): fix kconfigs/"
+	# Only touch the real .config when it changes, so make stays incremental.
+	cmp -s "$gen/.config" "$o/.config" || cp "$gen/.config" "$o/.config"
+}
+
+build_one() {
+	local name=$1 o=$BUILD/out/$1 t0
+	t0=$(date +%s)
+	configure "$name"
+	note "building $name ($(kgit rev-parse --short HEAD) on $(kgit symbolic-ref -q --short HEAD || echo detached)) in $o"
+	make -s -C "$LINUX_DIR" O="$o" CC="$cc" -j"$jobs" bzImage >"$o/build.log" 2>&1 || {
+		tail -n 30 "$o/build.log" >&2
+		die "building $name failed (full log: $o/build.log)"
+	}
+	if grep -qx 'CONFIG_MODULES=y' "$o/.config"; then
+		make -s -C "$LINUX_DIR" O="$o" CC="$cc" -j"$jobs" modules >>"$o/build.log" 2>&1 || {
+			tail -n 30 "$o/build.log" >&2
+			die "building the modules of $name failed (full log: $o/build.log)"
+		}
+	fi
+	note "$name built in $(($(date +%s) - t0)) s"
+}
+
+[ $# -gt 0 ] || die "usage: build.sh CONFIG..."
+for c in "$@"; do
+	build_one "$c"
+done

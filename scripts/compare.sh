@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# make compare: build both kernels, boot each in QEMU, run the same test
+# programs in each guest, and put the results side by side.
+#
+# Until the kernel tree defines CONFIG_UTRACE (utrace-core branch) only the
+# utrace-off kernel exists; from then on both columns are mandatory.
+. "$(dirname "$0")/lib.sh"
+
+res=$BUILD/results
+read -r -a configs <<<"$(active_configs)"
+absent=()
+[ -z "$(absent_reason)" ] || absent=(--absent "utrace-on=$(absent_reason)")
+
+"$TOP/scripts/build.sh" "${configs[@]}"
+"$TOP/tests/build.sh"
+
+rc=0
+cols=()
+for c in "${configs[@]}"; do
+	out=$res/$c
+	mkdir -p "$out"
+	note "booting $c and running $(grep -vc '^#' "$BUILD/tests/runlist") test programs (log: $out/output.log)"
+	t0=$(date +%s)
+	"$TOP/boot/qemu.py" --kernel "$BUILD/out/$c/arch/x86/boot/bzImage" \
+		--script "$TOP/tests/run-tests.sh" --args "$BUILD/tests/runlist" \
+		--out "$out" --timeout 2700 --silence 600 || {
+		echo "compare: the $c guest did not finish by itself (see $out/output.log, $out/console.log)" >&2
+		rc=1
+	}
+	note "$c guest ran for $(($(date +%s) - t0)) s"
+	if ! "$TOP/boot/consolescan.py" "$out/console.log" >"$out/console-scan.txt"; then
+		cat "$out/console-scan.txt" >&2
+		echo "compare: the $c kernel reported a bug in its console (above): this fails the run" >&2
+		rc=1
+	fi
+	if ! "$TOP/tests/ktap.py" "$out/output.log" >"$out/results.tsv"; then
+		echo "compare: the $c results are incomplete (above)" >&2
+		rc=1
+	fi
+	cols+=("$c=$out/results.tsv")
+done
+
+"$TOP/tests/compare.py" "$res/compare.tsv" "${cols[@]}" "${absent[@]}" || rc=1
+exit $rc

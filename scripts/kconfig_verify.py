@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Check that every option a config fragment sets survived olddefconfig.
+
+Kconfig silently drops an option whose dependencies are not met (or that
+does not exist).  A dropped option means the guest kernel is not the one
+the fragments describe, so it is an error that names the option.
+
+Usage: kconfig_verify.py CONFIG FRAGMENT...
+Exit 0 when all options survived, 1 otherwise (one line per dropped option).
+"""
+import re
+import sys
+
+SET = re.compile(r'^(CONFIG_[A-Za-z0-9_]+)=(.*)$')
+UNSET = re.compile(r'^# (CONFIG_[A-Za-z0-9_]+) is not set$')
+
+
+def parse(lines):
+    """Return {symbol: value} for a config file; value None means 'is not set'."""
+    opts = {}
+    for line in lines:
+        line = line.rstrip('\n')
+        m = SET.match(line)
+        if m:
+            opts[m.group(1)] = m.group(2)
+            continue
+        m = UNSET.match(line)
+        if m:
+            opts[m.group(1)] = None
+    return opts
+
+
+def dropped(config, fragment):
+    """Yield (symbol, wanted, got) for each fragment option not in force in config."""
+    for sym, want in fragment.items():
+        got = config.get(sym)
+        if want is None:
+            if got not in (None, 'n'):
+                yield sym, 'is not set', got
+        elif got != want:
+            yield sym, want, 'absent' if got is None else got
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    with open(argv[1]) as f:
+        config = parse(f)
+    bad = 0
+    for path in argv[2:]:
+        with open(path) as f:
+            frag = parse(f)
+        for sym, want, got in dropped(config, frag):
+            print(f'{path}: {sym}={want} was dropped by olddefconfig (now: {got}); '
+                  f'enable its dependencies in the fragment or remove it', file=sys.stderr)
+            bad += 1
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

@@ -1,0 +1,83 @@
+# shellcheck shell=bash
+# Common settings and helpers for the workbench scripts.  Sourced, not run.
+#
+# Everything here is driven by the top-level Makefile, which exports
+# TOP (the project checkout) and LINUX_DIR (the kernel work tree).
+
+set -euo pipefail
+
+TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+LINUX_DIR=${LINUX_DIR:-$TOP/build/linux}
+BUILD=${BUILD:-$TOP/build}
+REF_FILE=$TOP/linux.git-submodule-ref
+
+# The topic branches, in stacking order.  Each is exported to branches/<name>/.
+TOPICS=(stepping-fixes utrace-core utrace-ptrace)
+
+die() {
+	echo "error: $*" >&2
+	exit 1
+}
+
+note() {
+	echo "==> $*" >&2
+}
+
+# ref_get KEY: print the value of KEY from linux.git-submodule-ref.
+ref_get() {
+	local v
+	v=$(sed -n "s/^$1[[:space:]]*=[[:space:]]*//p" "$REF_FILE")
+	[ -n "$v" ] || die "$REF_FILE has no '$1 = ...' line"
+	printf '%s\n' "$v"
+}
+
+kgit() {
+	git -C "$LINUX_DIR" "$@"
+}
+
+# topic_parent NAME: the ref a topic branch is stacked on.
+topic_parent() {
+	local prev=base t
+	for t in "${TOPICS[@]}"; do
+		if [ "$t" = "$1" ]; then
+			echo "$prev"
+			return
+		fi
+		prev=$t
+	done
+	die "unknown topic branch '$1'"
+}
+
+# The fixed identity of the imported base commit (see linux.git-submodule-ref).
+base_identity() {
+	local author
+	author=$(ref_get commit-author)
+	export GIT_AUTHOR_NAME=${author% <*}
+	export GIT_AUTHOR_EMAIL=${author##*<}
+	GIT_AUTHOR_EMAIL=${GIT_AUTHOR_EMAIL%>}
+	export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME
+	export GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
+	export GIT_AUTHOR_DATE
+	GIT_AUTHOR_DATE=$(ref_get commit-date)
+	export GIT_COMMITTER_DATE=$GIT_AUTHOR_DATE
+}
+
+# Does the kernel work tree define CONFIG_UTRACE yet?
+tree_has_utrace() {
+	grep -rqx --include='Kconfig*' 'config UTRACE' "$LINUX_DIR/kernel" "$LINUX_DIR/init" \
+		"$LINUX_DIR/arch/Kconfig" 2>/dev/null
+}
+
+# The kernels to build and compare: utrace-on only once CONFIG_UTRACE exists.
+active_configs() {
+	if tree_has_utrace; then
+		echo utrace-off utrace-on
+	else
+		echo utrace-off
+	fi
+}
+
+absent_reason() {
+	tree_has_utrace ||
+		echo "the kernel tree does not define CONFIG_UTRACE yet (utrace-core branch), so only utrace-off is built and run"
+}

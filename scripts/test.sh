@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# make test: everything CI runs, in order: the kernel tree, the harness's
+# own unit tests, the export round trip, 'make check', 'make compare', and the benchmark smoke
+# run.  Every stage runs even when an earlier one failed (except when the
+# tree cannot be made), so one run shows every problem.  The last line is
+# the plain 'N passed, N failed' tally over the unit tests, the checks and
+# the comparison rows.
+. "$(dirname "$0")/lib.sh"
+
+res=$BUILD/results
+mkdir -p "$res"
+rm -f "$res"/*.counts
+rc=0
+stage() {
+	local name=$1 t0=$(date +%s)
+	shift
+	note "test: $name"
+	if "$@"; then
+		note "test: $name passed ($(($(date +%s) - t0)) s)"
+	else
+		note "test: $name FAILED ($(($(date +%s) - t0)) s)"
+		rc=1
+	fi
+}
+
+unit() {
+	local log=$res/unit.log st=0
+	python3 -m unittest discover -s "$TOP/tests/harness" -t "$TOP" -p 'test_*.py' -v >"$log" 2>&1 || st=$?
+	tail -n 5 "$log"
+	[ $st -eq 0 ] || grep -E '^(FAIL|ERROR):' "$log"
+	local run failed
+	run=$(sed -n 's/^Ran \([0-9]*\) tests\?.*/\1/p' "$log")
+	failed=$(grep -cE '^(FAIL|ERROR):' "$log" || true)
+	echo "$((${run:-0} - failed)) $failed 0" >"$res/unit.counts"
+	[ $st -eq 0 ] && [ "${run:-0}" -gt 0 ]
+}
+
+compare_counts() {
+	local st=0
+	"$TOP/scripts/compare.sh" || st=$?
+	if [ -f "$res/compare.tsv" ]; then
+		awk -F'\t' 'NR > 1 { bad = 0; skip = 1
+			for (i = 3; i <= NF; i++) { if ($i != "pass" && $i != "skip") bad = 1; if ($i != "skip") skip = 0 }
+			if (bad) f++; else if (skip) s++; else p++ }
+			END { printf "%d %d %d\n", p, f, s }' "$res/compare.tsv" >"$res/compare.counts"
+	fi
+	return $st
+}
+
+roundtrip() {
+	if "$TOP/scripts/export.sh" --check-only; then
+		echo "1 0 0" >"$res/roundtrip.counts"
+	else
+		echo "export: 'make tree' then 'make export' would change branches/: the round trip is not exact"
+		echo "0 1 0" >"$res/roundtrip.counts"
+		return 1
+	fi
+}
+
+stage "kernel tree" "$TOP/scripts/tree.sh"
+if [ ! -d "$LINUX_DIR/.git" ]; then
+	echo "0 1 0" >"$res/tree.counts"
+	stage "harness unit tests" unit
+else
+	stage "harness unit tests" unit
+	stage "export round trip" roundtrip
+	stage "make check" "$TOP/checks/run.sh"
+	stage "make compare" compare_counts
+	if [ -x "$TOP/bench/run.sh" ]; then
+		stage "make bench-smoke" "$TOP/bench/run.sh" --smoke
+	fi
+fi
+
+passed=0 failed=0 skipped=0
+for f in "$res"/*.counts; do
+	[ -f "$f" ] || continue
+	read -r p fl s <"$f"
+	passed=$((passed + p)) failed=$((failed + fl)) skipped=$((skipped + s))
+done
+[ $rc -eq 0 ] || [ $failed -gt 0 ] || failed=1 # a stage failed without counting
+echo "$passed passed, $failed failed, $skipped skipped"
+exit $rc

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Put the per-kernel results side by side and decide.
+
+  compare.py OUT_TSV NAME=RESULTS_TSV [NAME=RESULTS_TSV...] [--absent NAME=REASON]
+
+Each RESULTS_TSV comes from ktap.py for one kernel.  Writes OUT_TSV with
+the header 'suite test NAME...' and prints the table, marking rows that
+differ with '<>'.  A result missing from one kernel is 'missing'.
+
+Exit 0 only when every row is identical across the kernels and every
+result is pass or skip; otherwise 1, after naming the rows that failed.
+A kernel given with --absent is not built yet: its reason is printed in
+one line and it gets no column.
+"""
+import sys
+
+GOOD = ('pass', 'skip')
+
+
+def load(path):
+    rows = {}
+    order = []
+    with open(path) as f:
+        header = f.readline()
+        if not header.startswith('suite\ttest\tresult'):
+            raise SystemExit(f'compare.py: {path}: not a results file (header {header!r})')
+        for line in f:
+            parts = line.rstrip('\n').split('\t')
+            if len(parts) < 3:
+                continue
+            key = (parts[0], parts[1])
+            if key not in rows:
+                order.append(key)
+            rows[key] = parts[2]
+    return rows, order
+
+
+def merge(columns):
+    """columns: list of (name, rows, order). Return ordered keys and a table."""
+    keys = []
+    seen = set()
+    for _, _, order in columns:
+        for k in order:
+            if k not in seen:
+                seen.add(k)
+                keys.append(k)
+    table = []
+    for k in keys:
+        table.append((k, [rows.get(k, 'missing') for _, rows, _ in columns]))
+    return table
+
+
+def decide(table):
+    """Return (differing rows, bad rows)."""
+    differ = [(k, r) for k, r in table if len(set(r)) > 1]
+    bad = [(k, r) for k, r in table if any(x not in GOOD for x in r)]
+    return differ, bad
+
+
+def main(argv):
+    args = argv[1:]
+    if len(args) < 2:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    out = args.pop(0)
+    columns, absent = [], []
+    while args:
+        a = args.pop(0)
+        if a == '--absent':
+            absent.append(args.pop(0).split('=', 1))
+            continue
+        name, path = a.split('=', 1)
+        rows, order = load(path)
+        columns.append((name, rows, order))
+    table = merge(columns)
+    names = [c[0] for c in columns]
+    with open(out, 'w') as f:
+        f.write('\t'.join(['suite', 'test'] + names) + '\n')
+        for (suite, test), res in table:
+            f.write('\t'.join([suite, test] + res) + '\n')
+    width = max([len(f'{s}.{t}') for (s, t), _ in table] + [10])
+    width = min(width, 72)
+    print(f'   {"test":<{width}} ' + ' '.join(f'{n:<12}' for n in names))
+    for (suite, test), res in table:
+        mark = '<>' if len(set(res)) > 1 else ('!!' if any(x not in GOOD for x in res) else '  ')
+        name = f'{suite}.{test}'
+        if len(name) > width:
+            name = name[:width - 3] + '...'
+        print(f'{mark} {name:<{width}} ' + ' '.join(f'{x:<12}' for x in res))
+    for name, reason in absent:
+        print(f'compare: no {name} column: {reason}')
+    differ, bad = decide(table)
+    counts = {}
+    for _, res in table:
+        for x in res:
+            counts[x] = counts.get(x, 0) + 1
+    print('compare: ' + ', '.join(f'{v} {k}' for k, v in sorted(counts.items())) +
+          f' over {len(table)} rows x {len(names)} kernel(s)')
+    for (s, t), res in differ:
+        print(f'compare: DIFFERS {s}.{t}: ' + ', '.join(f'{n}={x}' for n, x in zip(names, res)))
+    for (s, t), res in bad:
+        if len(set(res)) == 1:
+            print(f'compare: FAILS {s}.{t}: {res[0]} on every kernel')
+    if differ or bad:
+        print(f'compare: FAILED: {len(differ)} row(s) differ, {len(bad)} row(s) not pass/skip '
+              f'(details: {out}, build/results/<kernel>/output.log)')
+        return 1
+    print(f'compare: OK: {len(table)} rows identical on {", ".join(names)}')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

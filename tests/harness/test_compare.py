@@ -1,0 +1,63 @@
+"""tests/compare.py: identical rows pass, any difference or failure fails."""
+import os
+import tempfile
+import unittest
+
+from tests.harness.load import load
+
+cmp = load('tests/compare.py')
+
+
+def tsv(d, name, rows):
+    p = os.path.join(d, name)
+    with open(p, 'w') as f:
+        f.write('suite\ttest\tresult\tdetail\n')
+        for r in rows:
+            f.write('\t'.join(r) + '\t\n')
+    return p
+
+
+class TestCompare(unittest.TestCase):
+    def run_compare(self, off, on):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, 'compare.tsv')
+            args = ['compare.py', out, 'utrace-off=' + tsv(d, 'off', off)]
+            if on is not None:
+                args.append('utrace-on=' + tsv(d, 'on', on))
+            rc = cmp.main(args)
+            with open(out) as f:
+                return rc, f.read().splitlines()
+
+    def test_identical_passing_rows(self):
+        rows = [('a', 't1', 'pass'), ('a', 't2', 'skip')]
+        rc, lines = self.run_compare(rows, rows)
+        self.assertEqual(rc, 0)
+        self.assertEqual(lines[0], 'suite\ttest\tutrace-off\tutrace-on')
+        self.assertEqual(lines[1], 'a\tt1\tpass\tpass')
+
+    def test_difference_fails(self):
+        rc, _ = self.run_compare([('a', 't1', 'pass')], [('a', 't1', 'fail')])
+        self.assertEqual(rc, 1)
+
+    def test_skip_versus_pass_is_a_difference(self):
+        rc, _ = self.run_compare([('a', 't1', 'pass')], [('a', 't1', 'skip')])
+        self.assertEqual(rc, 1)
+
+    def test_row_missing_on_one_kernel(self):
+        rc, lines = self.run_compare([('a', 't1', 'pass'), ('a', 't2', 'pass')],
+                                     [('a', 't1', 'pass')])
+        self.assertEqual(rc, 1)
+        self.assertIn('a\tt2\tpass\tmissing', lines)
+
+    def test_failure_on_both_kernels_still_fails(self):
+        rc, _ = self.run_compare([('a', 't1', 'fail')], [('a', 't1', 'fail')])
+        self.assertEqual(rc, 1)
+
+    def test_single_kernel_column(self):
+        rc, lines = self.run_compare([('a', 't1', 'pass')], None)
+        self.assertEqual(rc, 0)
+        self.assertEqual(lines[0], 'suite\ttest\tutrace-off')
+
+
+if __name__ == '__main__':
+    unittest.main()

@@ -1,0 +1,48 @@
+"""scripts/kconfig_verify.py: a fragment option dropped by olddefconfig is an error."""
+import unittest
+
+from tests.harness.load import load
+
+kv = load('scripts/kconfig_verify.py')
+
+CONFIG = """\
+CONFIG_64BIT=y
+CONFIG_NR_CPUS=4
+# CONFIG_UTRACE is not set
+CONFIG_SECCOMP=y
+CONFIG_DEFAULT_HOSTNAME="(none)"
+"""
+
+
+def drops(frag):
+    return list(kv.dropped(kv.parse(CONFIG.splitlines()), kv.parse(frag.splitlines())))
+
+
+class TestKconfigVerify(unittest.TestCase):
+    def test_survivors_pass(self):
+        self.assertEqual(drops('CONFIG_64BIT=y\nCONFIG_NR_CPUS=4\n# CONFIG_UTRACE is not set\n'), [])
+
+    def test_dropped_option_is_named(self):
+        # IPC_NS without SYSVIPC: olddefconfig drops it silently.
+        self.assertEqual(drops('CONFIG_IPC_NS=y\n'), [('CONFIG_IPC_NS', 'y', 'absent')])
+
+    def test_changed_value_is_reported(self):
+        self.assertEqual(drops('CONFIG_NR_CPUS=8\n'), [('CONFIG_NR_CPUS', '8', '4')])
+
+    def test_unwanted_option_that_is_on(self):
+        self.assertEqual(drops('# CONFIG_SECCOMP is not set\n'),
+                         [('CONFIG_SECCOMP', 'is not set', 'y')])
+
+    def test_not_set_for_a_symbol_the_tree_lacks_is_fine(self):
+        self.assertEqual(drops('# CONFIG_NO_SUCH_THING is not set\n'), [])
+
+    def test_string_values_compare_exactly(self):
+        self.assertEqual(drops('CONFIG_DEFAULT_HOSTNAME="(none)"\n'), [])
+        self.assertEqual(len(drops('CONFIG_DEFAULT_HOSTNAME="guest"\n')), 1)
+
+    def test_comments_are_not_options(self):
+        self.assertEqual(kv.parse(['# Base fragment for the guest', '', '# include: x.config']), {})
+
+
+if __name__ == '__main__':
+    unittest.main()

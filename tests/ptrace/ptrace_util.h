@@ -1,0 +1,406 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Shared helpers for the ptrace conformance tests.
+ *
+ * All ptrace requests go through the raw system call (ptr()), so that the
+ * request numbers and structures come from the kernel's own uapi headers
+ * (linux/ptrace.h) and not from the older glibc <sys/ptrace.h>.  Note the
+ * raw PEEK* semantics: the word is stored at *data, the return value is 0.
+ *
+ * Every child created with fork_child() gets PR_SET_PDEATHSIG(SIGKILL) so
+ * that a failed test (the harness _exit()s the test process) never leaves a
+ * stopped tracee behind.
+ */
+#ifndef PTRACE_UTIL_H
+#define PTRACE_UTIL_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <grp.h>
+#include <linux/ptrace.h>
+
+#include "kselftest_harness.h"
+
+/* Request numbers newer than some uapi/glibc combinations. */
+#ifndef PTRACE_GET_RSEQ_CONFIGURATION
+#define PTRACE_GET_RSEQ_CONFIGURATION	0x420f
+#endif
+#ifndef PTRACE_SET_SYSCALL_USER_DISPATCH_CONFIG
+#define PTRACE_SET_SYSCALL_USER_DISPATCH_CONFIG	0x4210
+#define PTRACE_GET_SYSCALL_USER_DISPATCH_CONFIG	0x4211
+#endif
+#ifndef PTRACE_SINGLEBLOCK
+#define PTRACE_SINGLEBLOCK	33
+#endif
+#ifndef PTRACE_SYSEMU
+#define PTRACE_SYSEMU		31
+#define PTRACE_SYSEMU_SINGLESTEP 32
+#endif
+#ifndef PTRACE_GETFPREGS
+#define PTRACE_GETFPREGS	14
+#define PTRACE_SETFPREGS	15
+#endif
+#ifndef PTRACE_GETFPXREGS
+#define PTRACE_GETFPXREGS	18
+#define PTRACE_SETFPXREGS	19
+#endif
+#ifndef PTRACE_GET_THREAD_AREA
+#define PTRACE_GET_THREAD_AREA	25
+#endif
+#ifndef PTRACE_ARCH_PRCTL
+#define PTRACE_ARCH_PRCTL	30
+#endif
+#ifndef __WALL
+#define __WALL		0x40000000
+#define __WCLONE	0x80000000
+#endif
+#ifndef TRAP_BRKPT
+#define TRAP_BRKPT	1
+#define TRAP_TRACE	2
+#endif
+#ifndef TRAP_HWBKPT
+#define TRAP_HWBKPT	4
+#endif
+
+/* Exact wait status words. */
+#define ST_EXITED(code)		(((code) & 0xff) << 8)
+#define ST_KILLED(sig)		((sig) & 0x7f)
+#define ST_STOPPED(sig)		((((sig) & 0xff) << 8) | 0x7f)
+#define ST_SYSCALL		ST_STOPPED(SIGTRAP | 0x80)
+#define ST_EVENT(ev)		((((SIGTRAP | ((ev) << 8)) & 0xffff) << 8) | 0x7f)
+#define ST_EVENT_SIG(sig, ev)	(((((sig) | ((ev) << 8)) & 0xffff) << 8) | 0x7f)
+#define ST_GROUPSTOP(sig)	ST_EVENT_SIG(sig, PTRACE_EVENT_STOP)
+
+static inline long ptr(long req, pid_t pid, unsigned long addr,
+		       unsigned long data)
+{
+	return syscall(SYS_ptrace, req, (long)pid, addr, data);
+}
+
+#define PTR(req, pid, addr, data) \
+	ptr((req), (pid), (unsigned long)(addr), (unsigned long)(data))
+
+/* Returns 0 or -errno: a compact way to assert an exact errno. */
+static inline long ptr_err(long req, pid_t pid, unsigned long addr,
+			   unsigned long data)
+{
+	long r = ptr(req, pid, addr, data);
+
+	return r == -1 ? -errno : r;
+}
+
+#define PTRE(req, pid, addr, data) \
+	ptr_err((req), (pid), (unsigned long)(addr), (unsigned long)(data))
+
+/* Peek one word with the raw syscall; returns 0 or -errno. */
+static inline long peek(long req, pid_t pid, unsigned long addr,
+			unsigned long *val)
+{
+	return ptr_err(req, pid, addr, (unsigned long)val);
+}
+
+static inline pid_t sys_gettid(void)
+{
+	return syscall(SYS_gettid);
+}
+
+static inline int sys_tgkill(pid_t tgid, pid_t tid, int sig)
+{
+	return syscall(SYS_tgkill, tgid, tid, sig);
+}
+
+/* waitpid() that retries on EINTR; returns pid or -errno. */
+static inline pid_t wait_st(pid_t pid, int *status, int flags)
+{
+	pid_t r;
+
+	do {
+		r = waitpid(pid, status, flags);
+	} while (r < 0 && errno == EINTR);
+	return r < 0 ? -errno : r;
+}
+
+/* Wait and return the status word, or a negative errno. */
+static inline int wstat(pid_t pid, int flags)
+{
+	int status = 0;
+	pid_t r = wait_st(pid, &status, flags);
+
+	if (r < 0)
+		return r;
+	if (r != pid && pid > 0)
+		return -1000;
+	return status;
+}
+
+/*
+ * Poll for a status with a time limit (milliseconds).  Returns the status,
+ * -ETIMEDOUT if nothing was reported, or another -errno.
+ */
+static inline int wstat_timeout(pid_t pid, int flags, int ms)
+{
+	int status, i;
+
+	for (i = 0; i < ms; i++) {
+		pid_t r = wait_st(pid, &status, flags | WNOHANG);
+
+		if (r < 0)
+			return r;
+		if (r > 0)
+			return status;
+		usleep(1000);
+	}
+	return -ETIMEDOUT;
+}
+
+static inline void msleep(int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/*
+ * fork() whose child dies with its parent.  The child also gets default
+ * dispositions for the signals the tests use.
+ */
+static inline pid_t fork_child(void)
+{
+	pid_t parent = getpid();
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(99);
+	}
+	return pid;
+}
+
+/* Child side: stop with a plain kill() so the next syscall is known. */
+static inline void child_traceme_stop(void)
+{
+	if (ptr(PTRACE_TRACEME, 0, 0, 0))
+		_exit(98);
+	kill(getpid(), SIGSTOP);
+}
+
+typedef int (*child_fn)(void *arg);
+
+/*
+ * Fork a child that does PTRACE_TRACEME, stops itself with SIGSTOP and then
+ * runs fn(arg), exiting with its return value.  The parent side waits for
+ * the SIGSTOP signal-delivery-stop.  Returns the pid or a negative value.
+ */
+static inline pid_t spawn_traceme(child_fn fn, void *arg)
+{
+	pid_t pid = fork_child();
+	int st;
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		child_traceme_stop();
+		_exit(fn ? fn(arg) : 0);
+	}
+	st = wstat(pid, __WALL);
+	if (st != ST_STOPPED(SIGSTOP)) {
+		kill(pid, SIGKILL);
+		wstat(pid, __WALL);
+		return -2;
+	}
+	return pid;
+}
+
+/* Fork an untraced child running fn(arg). */
+static inline pid_t spawn(child_fn fn, void *arg)
+{
+	pid_t pid = fork_child();
+
+	if (pid == 0)
+		_exit(fn ? fn(arg) : 0);
+	return pid;
+}
+
+/* Child body: sleep until killed. */
+static inline int body_pause(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return 0;
+}
+
+/* Kill and reap a child, ignoring errors (cleanup helper). */
+static inline void kill_reap(pid_t pid)
+{
+	if (pid <= 0)
+		return;
+	kill(pid, SIGKILL);
+	while (wait_st(pid, NULL, __WALL) == pid)
+		;
+}
+
+/* Single-character scheduler state from /proc/<pid>/task/<tid>/stat. */
+static inline char task_state(pid_t pid, pid_t tid)
+{
+	char path[64], buf[512], *p;
+	int fd, n;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/* Wait (up to ms) until a task is in the given state; true on success. */
+static inline bool wait_task_state(pid_t pid, pid_t tid, char state, int ms)
+{
+	int i;
+
+	for (i = 0; i < ms; i++) {
+		if (task_state(pid, tid) == state)
+			return true;
+		msleep(1);
+	}
+	return task_state(pid, tid) == state;
+}
+
+/* Pipes used for parent/child synchronisation. */
+static inline int pipe_write_byte(int fd, char c)
+{
+	return write(fd, &c, 1) == 1 ? 0 : -1;
+}
+
+static inline int pipe_read_byte(int fd)
+{
+	char c;
+	ssize_t r;
+
+	do {
+		r = read(fd, &c, 1);
+	} while (r < 0 && errno == EINTR);
+	return r == 1 ? (unsigned char)c : -1;
+}
+
+static inline int read_file_str(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = 0;
+	return n;
+}
+
+static inline int write_file_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n < 0 ? -errno : 0;
+}
+
+/* Drop to uid/gid nobody (65534), all capabilities go with it. */
+static inline int become_nobody(void)
+{
+	if (setgroups(0, NULL))
+		return -1;
+	if (setresgid(65534, 65534, 65534))
+		return -1;
+	return setresuid(65534, 65534, 65534);
+}
+
+#ifdef __x86_64__
+/*
+ * Code the tracer points a stopped tracee's rip at.  Offsets from
+ * pt_step_code: nop(0) nop(1) mov $imm32,%eax(2, 5 bytes) inc %eax(7, 2 bytes)
+ * jmp 1f(9, 2 bytes) ud2(11) 1: nop(13) mov %eax,%edi(14) movl $60,%eax(16)
+ * syscall(21).  So stepping from pt_step_code visits +1, +2, +7, +9, +13,
+ * +14 and the tracee then exits with 0x12345679 & 0xff = 0x79.
+ *
+ * pt_syscall_insn: "syscall" (2 bytes), then nop (+2), then exit(%rax)
+ * (+3: mov %eax,%edi; movl $60,%eax; syscall).
+ *
+ * pt_exit_r12: exit(%r12).
+ */
+asm(".pushsection .text\n"
+    ".globl pt_step_code\n"
+    "pt_step_code:\n"
+    "	nop\n"
+    "	nop\n"
+    "	movl $0x12345678, %eax\n"
+    "	inc %eax\n"
+    "	.byte 0xeb, 0x02\n"		/* jmp +2 */
+    "	ud2\n"
+    "	nop\n"
+    "	mov %eax, %edi\n"
+    "	.byte 0xb8, 60, 0, 0, 0\n"	/* movl $60, %eax */
+    "	syscall\n"
+    "	ud2\n"
+    ".globl pt_syscall_insn\n"
+    "pt_syscall_insn:\n"
+    "	syscall\n"
+    "	nop\n"
+    "	mov %eax, %edi\n"
+    "	.byte 0xb8, 60, 0, 0, 0\n"
+    "	syscall\n"
+    "	ud2\n"
+    ".globl pt_exit_r12\n"
+    "pt_exit_r12:\n"
+    "	mov %r12, %rdi\n"
+    "	.byte 0xb8, 60, 0, 0, 0\n"
+    "	syscall\n"
+    "	ud2\n"
+    ".popsection\n");
+extern const char pt_step_code[], pt_syscall_insn[], pt_exit_r12[];
+
+static inline int get_regs(pid_t pid, struct user_regs_struct *r)
+{
+	return ptr_err(PTRACE_GETREGS, pid, 0, (unsigned long)r);
+}
+
+static inline int set_regs(pid_t pid, struct user_regs_struct *r)
+{
+	return ptr_err(PTRACE_SETREGS, pid, 0, (unsigned long)r);
+}
+#endif
+
+#endif /* PTRACE_UTIL_H */

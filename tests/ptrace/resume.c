@@ -1,0 +1,700 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Resume requests: PTRACE_CONT, SYSCALL, SINGLESTEP, SINGLEBLOCK, SYSEMU,
+ * SYSEMU_SINGLESTEP, KILL, INTERRUPT, LISTEN, resuming with a signal and
+ * resuming a task that is not stopped.
+ */
+#include "ptrace_util.h"
+
+static volatile sig_atomic_t got_sig;
+static volatile siginfo_t got_info;
+
+static void handler(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	got_sig = sig;
+	memcpy((void *)&got_info, si, sizeof(*si));
+}
+
+static void install(int sig)
+{
+	struct sigaction sa = { .sa_sigaction = handler, .sa_flags = SA_SIGINFO };
+
+	sigaction(sig, &sa, NULL);
+}
+
+/* Child: handler for SIGUSR1, TRACEME, stop; exit 0 iff SIGUSR1 was handled. */
+static int body_expect_usr1(void *arg)
+{
+	(void)arg;
+	return got_sig == SIGUSR1 ? 0 : 1;
+}
+
+static pid_t spawn_usr1_handler(child_fn fn)
+{
+	pid_t pid = fork_child();
+
+	if (pid == 0) {
+		install(SIGUSR1);
+		install(SIGUSR2);
+		child_traceme_stop();
+		_exit(fn(NULL));
+	}
+	if (pid > 0 && wstat(pid, 0) != ST_STOPPED(SIGSTOP)) {
+		kill_reap(pid);
+		return -1;
+	}
+	return pid;
+}
+
+TEST(cont_with_signal_runs_handler)
+{
+	pid_t pid = spawn_usr1_handler(body_expect_usr1);
+
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGUSR1));
+	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+}
+
+static int body_self_usr1(void *arg)
+{
+	(void)arg;
+	kill(getpid(), SIGUSR1);
+	return got_sig;
+}
+
+TEST(cont_zero_suppresses_signal)
+{
+	pid_t pid = spawn_usr1_handler(body_self_usr1);
+
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
+	ASSERT_EQ(ST_STOPPED(SIGUSR1), wstat(pid, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
+	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+}
+
+TEST(cont_replaces_signal)
+{
+	pid_t pid = spawn_usr1_handler(body_self_usr1);
+
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
+	ASSERT_EQ(ST_STOPPED(SIGUSR1), wstat(pid, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGUSR2));
+	EXPECT_EQ(ST_EXITED(SIGUSR2), wstat(pid, 0));
+}
+
+TEST(cont_invalid_signal_eio)
+{
+	pid_t pid = spawn_traceme(NULL, NULL);
+
+	ASSERT_GT(pid, 0);
+	EXPECT_EQ(-EIO, PTRE(PTRACE_CONT, pid, 0, _NSIG + 1));
+	EXPECT_EQ(-EIO, PTRE(PTRACE_SYSCALL, pid, 0, -1L));
+	EXPECT_EQ(-EIO, PTRE(PTRACE_SINGLESTEP, pid, 0, 1000));
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
+	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+}
+
+TEST(resume_running_tracee_esrch)
+{
+	pid_t pid = spawn(body_pause, NULL);
+
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
+	EXPECT_EQ(-ESRCH, PTRE(PTRACE_CONT, pid, 0, 0));
+	EXPECT_EQ(-ESRCH, PTRE(PTRACE_SYSCALL, pid, 0, 0));
+	EXPECT_EQ(-ESRCH, PTRE(PTRACE_SINGLESTEP, pid, 0, 0));
+	EXPECT_EQ(-ESRCH, PTRE(PTRACE_SYSEMU, pid, 0, 0));
+	EXPECT_EQ(-ESRCH, PTRE(PTRACE_LISTEN, pid, 0, 0));
+	kill_reap(pid);
+}
+
+TEST(resume_after_cont_esrch)
+{
+	pid_t pid = spawn_usr1_handler(body_expect_usr1);
+
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
+	/* Running (or already exited): a second resume is refused. */
+	EXPECT_EQ(-ESRCH, PTRE(PTRACE_CONT, pid, 0, 0));
+	EXPECT_EQ(ST_EXITED(1), wstat(pid, 0));
+}
+
+static int body_getppid(void *arg)
+{
+	long r;
+
+	(void)arg;
+	r = syscall(SYS_getppid);
+	return r == getppid() ? 0 : 1;
+}
+
+static void check_syscall_stop(struct __test_metadata *_metadata, pid_t pid,
+			       int status, bool entry, long nr)
+{
+	struct user_regs_struct r;
+
+	ASSERT_EQ(status, wstat(pid, 0));
+	ASSERT_EQ(0, get_regs(pid, &r));
+	EXPECT_EQ(nr, (long)r.orig_rax);
+	EXPECT_EQ(entry ? -ENOSYS : getpid(), (long)r.rax);
+}
+
+TEST(syscall_stops_without_sysgood)
+{
+	pid_t pid = spawn_traceme(body_getppid, NULL);
+
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
+	check_syscall_stop(_metadata, pid, ST_STOPPED(SIGTRAP), true,
+			   SYS_getppid);
+	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
+	check_syscall_stop(_metadata, pid, ST_STOPPED(SIGTRAP), false,
+			   SYS_getppid);
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
+	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+}
+
+TEST(syscall_stops_with_sysgood)
+{
+	pid_t pid = spawn_traceme(body_getppid, NULL);
+
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESYSGOOD));
+	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
+	check_syscall_stop(_metadata, pid, ST_SYSCALL, true, SYS_getppid);
+	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
+	check_syscall_stop(_metadata, pid, ST_SYSCALL, false, SYS_getppid);
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
+	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+}
+
+static void check_sysstop_siginfo(struct __test_metadata *_metadata,
+				  bool sysgood)
+{
+	siginfo_t si;
+	pid_t pid = spawn_traceme(body_getppid, NULL);
+
+	ASSERT_GT(pid, 0);
+	if (sysgood)
+		ASSERT_EQ(0, PTRE(PTRACE_SETOPTIONS, pid, 0,
+				  PTRACE_O_TRACESYSGOOD));
+	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
+	ASSERT_EQ(sysgood ? ST_SYSCALL : ST_STOPPED(SIGTRAP), wstat(pid, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
+	EXPECT_EQ(SIGTRAP, si.si_signo);
+	EXPECT_EQ(sysgood ? (SIGTRAP | 0x80) : SIGTRAP, si.si_code);
+	EXPECT_EQ(pid, si.si_pid);
+	EXPECT_EQ(0, (int)si.si_uid);
+	kill_reap(pid);
+}
+
+TEST(syscall_stop_siginfo_sysgood)
+{
+	check_sysstop_siginfo(_metadata, true);
+}
+
+TEST(syscall_stop_siginfo_plain)
+{
+	check_sysstop_siginfo(_metadata, false);
+}
+
+static int body_getppid_usr1(void *arg)
+{
+	long r;
+
+	(void)arg;
+	r = syscall(SYS_getppid);
+	if (r != getppid())
+		return 2;
+	return got_sig == SIGUSR1 ? 0 : 1;
+}
+
+TEST(syscall_entry_resume_with_signal_queues_it)
+{
+	siginfo_t si;
+	pid_t pid = spawn_usr1_handler(body_getppid_usr1);
+
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESYSGOOD));
+	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
+	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, SIGUSR1));
+	/* The syscall still completes and reports its exit first. */
+	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
+	ASSERT_EQ(ST_STOPPED(SIGUSR1), wstat(pid, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
+	EXPECT_EQ(SIGUSR1, si.si_signo);
+	EXPECT_EQ(SI_KERNEL, si.si_code);
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGUSR1));
+	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+}
+
+static int body_sysemu(void *arg)
+{
+	long r;
+
+	(void)arg;
+	r = syscall(SYS_getppid);
+	return r == 1234 ? 0 : 1;
+}
+
+TEST(sysemu_skips_syscall)
+{
+	struct user_regs_struct r;
+	pid_t pid = spawn_traceme(body_sysemu, NULL);
+
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESYSGOOD));
+	ASSERT_EQ(0, PTRE(PTRACE_SYSEMU, pid, 0, 0));
+	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
+	ASSERT_EQ(0, get_regs(pid, &r));
+	EXPECT_EQ(SYS_getppid, (long)r.orig_rax);
+	EXPECT_EQ(-ENOSYS, (long)r.rax);
+	r.rax = 1234;
+	ASSERT_EQ(0, set_regs(pid, &r));
+	ASSERT_EQ(0, PTRE(PTRACE_SYSEMU, pid, 0, 0));
+	/* No exit stop: the next stop is exit_group's entry. */
+	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
+	ASSERT_EQ(0, get_regs(pid, &r));
+	EXPECT_EQ(SYS_exit_group, (long)r.orig_rax);
+	EXPECT_EQ(0, (long)r.rdi);
+	/* That syscall is skipped too: rewind to run it again. */
+	r.rip -= 2;
+	r.rax = r.orig_rax;
+	ASSERT_EQ(0, set_regs(pid, &r));
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
+	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+}
+
+TEST(sysemu_cont_still_skips_reported_syscall)
+{
+	struct user_regs_struct r;
+	pid_t pid = spawn_traceme(body_sysemu, NULL);
+
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_SYSEMU, pid, 0, 0));
+	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
+	ASSERT_EQ(0, get_regs(pid, &r));
+	ASSERT_EQ(SYS_getppid, (long)r.orig_rax);
+	r.rax = 1234;
+	ASSERT_EQ(0, set_regs(pid, &r));
+	/* Resuming with CONT does not un-skip the emulated syscall. */
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
+	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+}
+
+/* Point the stopped tracee at some code in the test binary. */
+static void set_rip(struct __test_metadata *_metadata, pid_t pid,
+		    const void *rip, long rax)
+{
+	struct user_regs_struct r;
+
+	ASSERT_EQ(0, get_regs(pid, &r));
+	r.rip = (unsigned long)rip;
+	r.rax = rax;
+	ASSERT_EQ(0, set_regs(pid, &r));
+}
+
+static unsigned long get_rip(pid_t pid)
+{
+	struct user_regs_struct r;
+
+	if (get_regs(pid, &r))
+		return 0;
+	return r.rip;
+}
+
+TEST(singlestep_sequence)
+{
+	static const int offs[] = { 1, 2, 7, 9, 13, 14 };
+	unsigned long base = (unsigned long)pt_step_code;
+	pid_t pid = spawn_traceme(body_pause, NULL);
+	unsigned int i;
+
+	ASSERT_GT(pid, 0);
+	set_rip(_metadata, pid, pt_step_code, 0);
+	for (i = 0; i < sizeof(offs) / sizeof(offs[0]); i++) {
+		ASSERT_EQ(0, PTRE(PTRACE_SINGLESTEP, pid, 0, 0));
+		ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
+		EXPECT_EQ(base + offs[i], get_rip(pid));
+	}
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
+	EXPECT_EQ(ST_EXITED(0x79), wstat(pid, 0));
+}
+
+TEST(singlestep_siginfo)
+{
+	siginfo_t si;
+	pid_t pid = spawn_traceme(body_pause, NULL);
+
+	ASSERT_GT(pid, 0);
+	set_rip(_metadata, pid, pt_step_code, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_SINGLESTEP, pid, 0, 0));
+	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
+	EXPECT_EQ(SIGTRAP, si.si_signo);
+	EXPECT_EQ(TRAP_TRACE, si.si_code);
+	EXPECT_EQ((void *)(pt_step_code + 1), si.si_addr);
+	kill_reap(pid);
+}
+
+TEST(singlestep_hides_forced_tf)
+{
+	struct user_regs_struct r;
+	pid_t pid = spawn_traceme(body_pause, NULL);
+
+	ASSERT_GT(pid, 0);
+	set_rip(_metadata, pid, pt_step_code, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_SINGLESTEP, pid, 0, 0));
+	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
+	ASSERT_EQ(0, get_regs(pid, &r));
+	EXPECT_EQ(0, r.eflags & 0x100);
+	/* Continuing clears the step: the tracee runs to its exit. */
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
+	EXPECT_EQ(ST_EXITED(0x79), wstat(pid, 0));
+}
+
+TEST(singlestep_over_syscall)
+{
+	struct user_regs_struct r;
+	siginfo_t si;
+	pid_t pid = spawn_traceme(body_pause, NULL);
+
+	ASSERT_GT(pid, 0);
+	set_rip(_metadata, pid, pt_syscall_insn, SYS_getppid);
+	ASSERT_EQ(0, PTRE(PTRACE_SINGLESTEP, pid, 0, 0));
+	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
+	ASSERT_EQ(0, get_regs(pid, &r));
+	EXPECT_EQ((unsigned long)pt_syscall_insn + 2, r.rip);
+	EXPECT_EQ(getpid(), (long)r.rax);
+	EXPECT_EQ(SYS_getppid, (long)r.orig_rax);
+	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
+	EXPECT_EQ(SIGTRAP, si.si_signo);
+	EXPECT_EQ(TRAP_BRKPT, si.si_code);
+	kill_reap(pid);
+}
+
+TEST(singlestep_over_syscall_with_syscall_tracing)
+{
+	struct user_regs_struct r;
+	pid_t pid = spawn_traceme(body_pause, NULL);
+
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESYSGOOD));
+	set_rip(_metadata, pid, pt_syscall_insn, SYS_getppid);
+	/* PTRACE_SYSCALL reports the entry... */
+	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
+	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
+	/* ...a SINGLESTEP from there gets the step trap, not the exit stop. */
+	ASSERT_EQ(0, PTRE(PTRACE_SINGLESTEP, pid, 0, 0));
+	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
+	ASSERT_EQ(0, get_regs(pid, &r));
+	EXPECT_EQ((unsigned long)pt_syscall_insn + 2, r.rip);
+	EXPECT_EQ(getpid(), (long)r.rax);
+	kill_reap(pid);
+}
+
+TEST(singlestep_into_signal_handler)
+{
+	siginfo_t si;
+	pid_t pid = spawn_usr1_handler(body_pause);
+
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_SINGLESTEP, pid, 0, SIGUSR1));
+	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
+	EXPECT_EQ((unsigned long)handler, get_rip(pid));
+	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
+	EXPECT_EQ(SIGTRAP, si.si_signo);
+	EXPECT_EQ(SIGTRAP, si.si_code);
+	EXPECT_EQ(pid, si.si_pid);
+	kill_reap(pid);
+}
+
+/* jmp at pt_step_code+9 goes to +13; a block step from +7 lands there. */
+TEST(singleblock_stops_at_branch_target)
+{
+	struct user_regs_struct r;
+	unsigned long rip;
+	pid_t pid = spawn_traceme(body_pause, NULL);
+
+	ASSERT_GT(pid, 0);
+	set_rip(_metadata, pid, pt_step_code, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_SINGLEBLOCK, pid, 0, 0));
+	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
+	rip = get_rip(pid);
+	if (rip == (unsigned long)pt_step_code + 1) {
+		kill_reap(pid);
+		SKIP(return, "CPU/emulator does not implement DEBUGCTL.BTF (block step acted as single step)");
+	}
+	EXPECT_EQ((unsigned long)pt_step_code + 13, rip);
+	ASSERT_EQ(0, get_regs(pid, &r));
+	EXPECT_EQ(0x12345679UL, r.rax & 0xffffffff);
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
+	EXPECT_EQ(ST_EXITED(0x79), wstat(pid, 0));
+}
+
+TEST(sysemu_singlestep_steps_and_emulates)
+{
+	struct user_regs_struct r;
+	pid_t pid = spawn_traceme(body_pause, NULL);
+
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESYSGOOD));
+	set_rip(_metadata, pid, pt_step_code + 13, 0);
+	/* nop, mov: plain step traps. */
+	ASSERT_EQ(0, PTRE(PTRACE_SYSEMU_SINGLESTEP, pid, 0, 0));
+	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
+	EXPECT_EQ((unsigned long)pt_step_code + 14, get_rip(pid));
+	ASSERT_EQ(0, PTRE(PTRACE_SYSEMU_SINGLESTEP, pid, 0, 0));
+	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_SYSEMU_SINGLESTEP, pid, 0, 0));
+	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
+	EXPECT_EQ((unsigned long)pt_step_code + 21, get_rip(pid));
+	/* The exit syscall is reported at entry and not executed. */
+	ASSERT_EQ(0, PTRE(PTRACE_SYSEMU_SINGLESTEP, pid, 0, 0));
+	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
+	ASSERT_EQ(0, get_regs(pid, &r));
+	EXPECT_EQ(SYS_exit, (long)r.orig_rax);
+	EXPECT_EQ((unsigned long)pt_step_code + 23, r.rip);
+	/* Redirect to exit(r12) and let it run normally. */
+	r.rip = (unsigned long)pt_exit_r12;
+	r.r12 = 33;
+	ASSERT_EQ(0, set_regs(pid, &r));
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
+	EXPECT_EQ(ST_EXITED(33), wstat(pid, 0));
+}
+
+TEST(kill_at_syscall_stop)
+{
+	pid_t pid = spawn_traceme(body_getppid, NULL);
+
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
+	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_KILL, pid, 0, 0));
+	EXPECT_EQ(ST_KILLED(SIGKILL), wstat(pid, 0));
+}
+
+TEST(interrupt_running_event_stop)
+{
+	siginfo_t si;
+	pid_t pid = spawn(body_pause, NULL);
+
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
+	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(pid, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
+	EXPECT_EQ(SIGTRAP, si.si_signo);
+	EXPECT_EQ(SIGTRAP | (PTRACE_EVENT_STOP << 8), si.si_code);
+	EXPECT_EQ(pid, si.si_pid);
+	EXPECT_EQ(0, (int)si.si_uid);
+	kill_reap(pid);
+}
+
+TEST(interrupt_twice_one_stop)
+{
+	pid_t pid = spawn(body_pause, NULL);
+
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
+	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(pid, 0));
+	EXPECT_EQ(0, wait_st(pid, NULL, WNOHANG));
+	kill_reap(pid);
+}
+
+TEST(interrupt_while_stopped_traps_after_resume)
+{
+	pid_t pid = spawn(body_pause, NULL);
+
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
+	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(pid, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
+	EXPECT_EQ(0, wait_st(pid, NULL, WNOHANG));
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
+	EXPECT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(pid, 0));
+	kill_reap(pid);
+}
+
+static int body_wait_pipe(void *arg)
+{
+	return pipe_read_byte((int)(long)arg) < 0 ? 1 : 42;
+}
+
+TEST(signal_injected_at_interrupt_stop_is_ignored)
+{
+	int fds[2];
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(fds));
+	pid = spawn(body_wait_pipe, (void *)(long)fds[0]);
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
+	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(pid, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGUSR1));
+	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
+	EXPECT_EQ(ST_EXITED(42), wstat(pid, 0));
+}
+
+/* SEIZE; SIGSTOP -> signal-delivery-stop -> group-stop (EVENT_STOP). */
+static pid_t seize_group_stopped(struct __test_metadata *_metadata, int fd)
+{
+	pid_t pid = spawn(body_wait_pipe, (void *)(long)fd);
+
+	if (pid <= 0)
+		return -1;
+	if (PTRE(PTRACE_SEIZE, pid, 0, 0) || kill(pid, SIGSTOP) ||
+	    wstat(pid, 0) != ST_STOPPED(SIGSTOP) ||
+	    PTRE(PTRACE_CONT, pid, 0, SIGSTOP) ||
+	    wstat(pid, 0) != ST_GROUPSTOP(SIGSTOP)) {
+		kill_reap(pid);
+		TH_LOG("could not reach group-stop");
+		return -1;
+	}
+	return pid;
+}
+
+TEST(listen_then_sigcont_reports_event_stop)
+{
+	int fds[2];
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(fds));
+	pid = seize_group_stopped(_metadata, fds[0]);
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_LISTEN, pid, 0, 0));
+	EXPECT_EQ(0, wait_st(pid, NULL, WNOHANG));
+	ASSERT_EQ(0, kill(pid, SIGCONT));
+	/* Group stop ended: re-trap with SIGTRAP, then SIGCONT's delivery. */
+	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(pid, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
+	ASSERT_EQ(ST_STOPPED(SIGCONT), wstat(pid, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
+	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
+	EXPECT_EQ(ST_EXITED(42), wstat(pid, 0));
+}
+
+TEST(listen_keeps_tracee_stopped)
+{
+	int fds[2];
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(fds));
+	pid = seize_group_stopped(_metadata, fds[0]);
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_LISTEN, pid, 0, 0));
+	/* The listener is not "stopped" for ptrace requests... */
+	EXPECT_EQ(-ESRCH, PTRE(PTRACE_GETSIGINFO, pid, 0, &(siginfo_t){}));
+	/* ...but it does not run either: it cannot read the pipe. */
+	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
+	EXPECT_TRUE(wait_task_state(pid, pid, 't', 2000));
+	EXPECT_EQ(0, wait_st(pid, NULL, WNOHANG));
+	/* INTERRUPT re-traps a listening tracee, still in group-stop. */
+	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
+	ASSERT_EQ(ST_GROUPSTOP(SIGSTOP), wstat(pid, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
+	EXPECT_EQ(ST_EXITED(42), wstat(pid, 0));
+}
+
+TEST(listen_at_signal_stop_eio)
+{
+	pid_t pid = spawn(body_pause, NULL);
+
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
+	ASSERT_EQ(0, kill(pid, SIGUSR1));
+	ASSERT_EQ(ST_STOPPED(SIGUSR1), wstat(pid, 0));
+	EXPECT_EQ(-EIO, PTRE(PTRACE_LISTEN, pid, 0, 0));
+	kill_reap(pid);
+}
+
+TEST(listen_at_interrupt_stop_then_interrupt)
+{
+	pid_t pid = spawn(body_pause, NULL);
+
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
+	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(pid, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_LISTEN, pid, 0, 0));
+	EXPECT_EQ(0, wait_st(pid, NULL, WNOHANG));
+	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
+	EXPECT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(pid, 0));
+	kill_reap(pid);
+}
+
+TEST(cont_from_group_stop_runs_tracee)
+{
+	int fds[2];
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(fds));
+	pid = seize_group_stopped(_metadata, fds[0]);
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
+	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
+	EXPECT_EQ(ST_EXITED(42), wstat(pid, 0));
+}
+
+TEST(sigcont_during_group_stop_trap)
+{
+	int fds[2];
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(fds));
+	pid = seize_group_stopped(_metadata, fds[0]);
+	ASSERT_GT(pid, 0);
+	/* Not listening: SIGCONT does not wake the trapped tracee. */
+	ASSERT_EQ(0, kill(pid, SIGCONT));
+	EXPECT_EQ(0, wait_st(pid, NULL, WNOHANG));
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
+	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(pid, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
+	ASSERT_EQ(ST_STOPPED(SIGCONT), wstat(pid, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
+	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
+	EXPECT_EQ(ST_EXITED(42), wstat(pid, 0));
+}
+
+TEST(attach_mode_group_stop_plain_status)
+{
+	int fds[2];
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(fds));
+	pid = spawn(body_wait_pipe, (void *)(long)fds[0]);
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_ATTACH, pid, 0, 0));
+	ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, 0));
+	/* Injecting SIGSTOP makes it a group stop: plain status again. */
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGSTOP));
+	ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, 0));
+	/* No siginfo at a group-stop in ATTACH mode. */
+	EXPECT_EQ(-EINVAL, PTRE(PTRACE_GETSIGINFO, pid, 0, &(siginfo_t){}));
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
+	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
+	EXPECT_EQ(ST_EXITED(42), wstat(pid, 0));
+}
+
+TEST(resume_from_syscall_to_cont_drops_syscall_tracing)
+{
+	pid_t pid = spawn_traceme(body_getppid, NULL);
+
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
+	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
+	/* CONT at the entry stop: no exit stop, no further stops. */
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
+	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,41 @@
+#!/bin/sh
+# Guest-side test runner (run by boot/guest-init.sh).
+#
+#   run-tests.sh RUNLIST
+#
+# RUNLIST has one test program per line: "SUITE TIMEOUT COMMAND...", where
+# SUITE names the program in the results, TIMEOUT is in seconds and
+# COMMAND is run by sh.  '#' lines are comments.
+#
+# Output is KTAP: one top-level result per program, with the program's own
+# TAP (kselftest_harness) indented below it as its subtests.  Each program
+# runs in a fresh tmpfs directory, in its own session, with default signal
+# dispositions, no stdin, and is killed with its process group (SIGKILL)
+# when it outlives TIMEOUT.
+list=$1
+n=$(grep -c '^[^#]' "$list")
+echo "KTAP version 1"
+echo "1..$n"
+i=0
+while read -r suite tmo cmd; do
+	case "$suite" in '' | '#'*) continue ;; esac
+	i=$((i + 1))
+	dir=$(mktemp -d /tmp/test.XXXXXX)
+	echo "# suite: $suite"
+	start=$(date +%s)
+	(cd "$dir" && exec setsid timeout -s KILL "$tmo" env --default-signal sh -c "$cmd") \
+		>"$dir.out" 2>&1 </dev/null
+	rc=$?
+	secs=$(($(date +%s) - start))
+	sed 's/^/    /' "$dir.out"
+	if [ $rc -ne 0 ] && [ $secs -ge "$tmo" ]; then
+		echo "not ok $i $suite # TIMEOUT after ${tmo}s"
+	elif [ $rc -eq 0 ]; then
+		echo "ok $i $suite # time=${secs}s"
+	elif [ $rc -eq 4 ]; then
+		echo "ok $i $suite # SKIP exit status 4"
+	else
+		echo "not ok $i $suite # exit=$rc time=${secs}s"
+	fi
+	rm -rf "$dir" "$dir.out"
+done <"$list"
