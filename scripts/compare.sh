@@ -40,5 +40,6 @@ for c in "${configs[@]}"; do
 	cols+=("$c=$out/results.tsv")
 done
 
-"$TOP/tests/compare.py" "$res/compare.tsv" "${cols[@]}" "${absent[@]}" || rc=1
+"$TOP/tests/compare.py" "$res/compare.tsv" "${cols[@]}" "${absent[@]}" \
+	--known "$TOP/tests/known-failures.txt" || rc=1
 exit $rc

@@ -37,6 +37,9 @@ verify_base() {
 		die "$LINUX_DIR has no 'base' tag: move it away and run 'make tree' again"
 	[ "$have" = "$want_tree" ] ||
 		die "base tree id mismatch in $LINUX_DIR: have $have, linux.git-submodule-ref wants $want_tree. Wrong tarball version? Move the tree away and re-import."
+	have=$(kgit rev-parse 'base^{commit}')
+	[ "$have" = "$(ref_get commit)" ] ||
+		die "base commit id mismatch in $LINUX_DIR: have $have, linux.git-submodule-ref wants $(ref_get commit) (same tree, other identity or date): the exported base-commit: lines would differ. Move the tree away and re-import with 'make tree'."
 }
 
 # A digest of branches/ as committed here: what the kernel branches were built from.

@@ -46,6 +46,19 @@ MK
 
 x86_progs="single_step_syscall_64 single_step_syscall_32 ptrace_syscall_64 ptrace_syscall_32
 	test_syscall_vdso_32 mov_ss_trap_64 mov_ss_trap_32 sigtrap_loop_64 check_initial_reg_state_64"
+# Programs that cannot run in the guest, with the reason (shown as skips).
+# test_syscall_vdso_32 far-calls into 64-bit mode and returns with lretq;
+# QEMU 7.2's TCG raises a #PF for that stack read without the user bit in
+# the error code, so the kernel takes it for a kernel fault and oopses.
+# It passes on real hardware; it is a QEMU bug, not a kernel one.
+# mov_ss_trap_64 puts a data breakpoint on the operand of MOV SS and
+# expects the #DB to be deferred past the next instruction; QEMU 7.2's TCG
+# does not model that shadow and the program dies of SIGSEGV (it passes on
+# real CPUs and under KVM).
+declare -A not_in_guest=(
+	[mov_ss_trap_64]="QEMU 7.2 TCG does not defer a data breakpoint past the MOV SS shadow (emulator gap; passes on hardware)"
+	[test_syscall_vdso_32]="QEMU 7.2 TCG reports a user-mode lretq stack read as a supervisor #PF (emulator bug, kernel oopses)"
+)
 note "building selftests/x86 (ptrace and stepping)"
 # shellcheck disable=SC2086
 ksft x86 $(for p in $x86_progs; do echo "$out/ksft-x86/$p"; done)
@@ -70,7 +83,11 @@ fi
 		echo "ksft-ptrace/$p 300 $out/ksft-ptrace/$p"
 	done
 	for p in $x86_progs; do
-		echo "ksft-x86/$p 300 $out/ksft-x86/$p"
+		if [ -n "${not_in_guest[$p]:-}" ]; then
+			echo "ksft-x86/$p SKIP ${not_in_guest[$p]}"
+		else
+			echo "ksft-x86/$p 300 $out/ksft-x86/$p"
+		fi
 	done
 	echo "ksft-seccomp/seccomp_bpf 900 $out/ksft-seccomp/seccomp_bpf"
 	for p in $own; do

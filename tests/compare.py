@@ -2,6 +2,7 @@
 """Put the per-kernel results side by side and decide.
 
   compare.py OUT_TSV NAME=RESULTS_TSV [NAME=RESULTS_TSV...] [--absent NAME=REASON]
+             [--known FILE]
 
 Each RESULTS_TSV comes from ktap.py for one kernel.  Writes OUT_TSV with
 the header 'suite test NAME...' and prints the table, marking rows that
@@ -10,11 +11,14 @@ differ with '<>'.  A result missing from one kernel is 'missing'.
 Exit 0 only when every row is identical across the kernels and every
 result is pass or skip; otherwise 1, after naming the rows that failed.
 A kernel given with --absent is not built yet: its reason is printed in
-one line and it gets no column.
+one line and it gets no column.  --known names a list of failures of the
+base kernel itself (tests/known-failures.txt): such a 'fail' reads
+'xfail' and counts as good; a listed row that passes reads 'xpass' and
+fails the run, so the list is kept honest.
 """
 import sys
 
-GOOD = ('pass', 'skip')
+GOOD = ('pass', 'skip', 'xfail')
 
 
 def load(path):
@@ -33,6 +37,28 @@ def load(path):
                 order.append(key)
             rows[key] = parts[2]
     return rows, order
+
+
+def load_known(path):
+    known = {}
+    with open(path) as f:
+        for line in f:
+            if line.startswith('#') or not line.strip():
+                continue
+            parts = line.rstrip('\n').split('\t')
+            if len(parts) != 3:
+                raise SystemExit(f'compare.py: {path}: want suite<TAB>test<TAB>reason: {line!r}')
+            known[(parts[0], parts[1])] = parts[2]
+    return known
+
+
+def apply_known(table, known):
+    out = []
+    for k, res in table:
+        if k in known:
+            res = ['xfail' if x == 'fail' else 'xpass' if x == 'pass' else x for x in res]
+        out.append((k, res))
+    return out
 
 
 def merge(columns):
@@ -63,16 +89,19 @@ def main(argv):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     out = args.pop(0)
-    columns, absent = [], []
+    columns, absent, known = [], [], {}
     while args:
         a = args.pop(0)
         if a == '--absent':
             absent.append(args.pop(0).split('=', 1))
             continue
+        if a == '--known':
+            known = load_known(args.pop(0))
+            continue
         name, path = a.split('=', 1)
         rows, order = load(path)
         columns.append((name, rows, order))
-    table = merge(columns)
+    table = apply_known(merge(columns), known)
     names = [c[0] for c in columns]
     with open(out, 'w') as f:
         f.write('\t'.join(['suite', 'test'] + names) + '\n')

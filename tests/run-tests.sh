@@ -5,7 +5,9 @@
 #
 # RUNLIST has one test program per line: "SUITE TIMEOUT COMMAND...", where
 # SUITE names the program in the results, TIMEOUT is in seconds and
-# COMMAND is run by sh.  '#' lines are comments.
+# COMMAND is run by sh.  '#' lines are comments.  A TIMEOUT of SKIP
+# means the program is not run at all, and COMMAND is the reason (shown
+# as a skip, so the table says why it is absent).
 #
 # Output is KTAP: one top-level result per program, with the program's own
 # TAP (kselftest_harness) indented below it as its subtests.  Each program
@@ -20,8 +22,12 @@ i=0
 while read -r suite tmo cmd; do
 	case "$suite" in '' | '#'*) continue ;; esac
 	i=$((i + 1))
-	dir=$(mktemp -d /tmp/test.XXXXXX)
 	echo "# suite: $suite"
+	if [ "$tmo" = SKIP ]; then
+		echo "ok $i $suite # SKIP $cmd"
+		continue
+	fi
+	dir=$(mktemp -d /tmp/test.XXXXXX)
 	start=$(date +%s)
 	(cd "$dir" && exec setsid timeout -s KILL "$tmo" env --default-signal sh -c "$cmd") \
 		>"$dir.out" 2>&1 </dev/null

@@ -61,3 +61,34 @@ class TestCompare(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class TestKnownFailures(unittest.TestCase):
+    def run_known(self, off, on):
+        with tempfile.TemporaryDirectory() as d:
+            known = os.path.join(d, 'known')
+            with open(known, 'w') as f:
+                f.write('# comment\na\tt1\tupstream bug\n')
+            out = os.path.join(d, 'compare.tsv')
+            rc = cmp.main(['compare.py', out, 'utrace-off=' + tsv(d, 'off', off),
+                           'utrace-on=' + tsv(d, 'on', on), '--known', known])
+            with open(out) as f:
+                return rc, f.read().splitlines()
+
+    def test_known_failure_on_both_is_xfail(self):
+        rc, lines = self.run_known([('a', 't1', 'fail')], [('a', 't1', 'fail')])
+        self.assertEqual(rc, 0)
+        self.assertIn('a\tt1\txfail\txfail', lines)
+
+    def test_known_failure_that_passes_is_flagged(self):
+        rc, lines = self.run_known([('a', 't1', 'pass')], [('a', 't1', 'pass')])
+        self.assertEqual(rc, 1)
+        self.assertIn('a\tt1\txpass\txpass', lines)
+
+    def test_known_failure_on_one_kernel_only_differs(self):
+        rc, _ = self.run_known([('a', 't1', 'fail')], [('a', 't1', 'pass')])
+        self.assertEqual(rc, 1)
+
+    def test_unlisted_failure_still_fails(self):
+        rc, _ = self.run_known([('a', 't2', 'fail')], [('a', 't2', 'fail')])
+        self.assertEqual(rc, 1)

@@ -654,6 +654,182 @@ TEST(traceme_parent_sees_signal_stops)
 	EXPECT_EQ(ST_KILLED(SIGUSR2), wstat(pid, 0));
 }
 
+static int body_getppid_loop(void *arg)
+{
+	(void)arg;
+	for (;;)
+		syscall(SYS_getppid);
+	return 0;
+}
+
+TEST(detach_at_syscall_stop_with_signal)
+{
+	pid_t pid = spawn_traceme(body_getppid_loop, NULL);
+
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
+	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
+	/* The signal is sent as the syscall stop returns. */
+	ASSERT_EQ(0, PTRE(PTRACE_DETACH, pid, 0, SIGUSR1));
+	EXPECT_EQ(ST_KILLED(SIGUSR1), wstat(pid, 0));
+}
+
+TEST(detach_at_interrupt_stop_signal_ignored)
+{
+	int fds[2];
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(fds));
+	pid = spawn(body_wait_pipe, (void *)(long)fds[0]);
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
+	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(pid, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_DETACH, pid, 0, SIGUSR1));
+	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
+	EXPECT_EQ(ST_EXITED(42), wstat(pid, 0));
+}
+
+TEST(detach_at_exit_event_stop)
+{
+	pid_t pid = spawn(body_pause, NULL);
+
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, PTRACE_O_TRACEEXIT));
+	ASSERT_EQ(0, kill(pid, SIGTERM));
+	ASSERT_EQ(ST_STOPPED(SIGTERM), wstat(pid, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGTERM));
+	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_EXIT), wstat(pid, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_DETACH, pid, 0, 0));
+	EXPECT_EQ(ST_KILLED(SIGTERM), wstat(pid, 0));
+}
+
+static int tracer_pid_of(pid_t pid)
+{
+	char path[64], buf[4096], *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if (read_file_str(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	p = strstr(buf, "\nTracerPid:");
+	return p ? atoi(p + 11) : -1;
+}
+
+TEST(proc_status_tracerpid)
+{
+	pid_t pid = spawn(body_pause, NULL);
+
+	ASSERT_GT(pid, 0);
+	EXPECT_EQ(0, tracer_pid_of(pid));
+	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
+	EXPECT_EQ(getpid(), tracer_pid_of(pid));
+	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
+	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(pid, 0));
+	EXPECT_EQ('t', task_state(pid, pid));
+	ASSERT_EQ(0, PTRE(PTRACE_DETACH, pid, 0, 0));
+	EXPECT_EQ(0, tracer_pid_of(pid));
+	kill_reap(pid);
+}
+
+/*
+ * The tracer is a thread: its exit ends the ptrace links even though the
+ * tracer's process lives on.
+ */
+struct thread_tracer_arg {
+	pid_t pid;
+	pid_t tid;
+	unsigned long opts;
+	long result;
+};
+
+static void *thread_tracer(void *p)
+{
+	struct thread_tracer_arg *a = p;
+
+	a->tid = sys_gettid();
+
+	a->result = PTRE(PTRACE_SEIZE, a->pid, 0, a->opts);
+	if (!a->result)
+		a->result = PTRE(PTRACE_INTERRUPT, a->pid, 0, 0);
+	if (!a->result)
+		a->result = wstat(a->pid, __WNOTHREAD) ==
+			    ST_EVENT(PTRACE_EVENT_STOP) ? 0 : -1000;
+	return NULL;
+}
+
+/*
+ * pthread_join() returns when the thread clears its tid in mm_release(),
+ * before exit_notify() runs exit_ptrace(); the task directory only goes
+ * away once the thread has been released, after exit_ptrace().
+ */
+static bool wait_thread_gone(pid_t tid)
+{
+	char path[64];
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d", tid);
+	for (i = 0; i < 5000; i++) {
+		if (access(path, F_OK))
+			return true;
+		msleep(1);
+	}
+	return false;
+}
+
+TEST(tracer_thread_exit_exitkill)
+{
+	struct thread_tracer_arg a = { .opts = PTRACE_O_EXITKILL };
+	pthread_t th;
+
+	a.pid = spawn(body_pause, NULL);
+	ASSERT_GT(a.pid, 0);
+	ASSERT_EQ(0, pthread_create(&th, NULL, thread_tracer, &a));
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	ASSERT_EQ(0, a.result);
+	EXPECT_EQ(ST_KILLED(SIGKILL), wstat(a.pid, 0));
+}
+
+TEST(tracer_thread_exit_releases_tracee)
+{
+	struct thread_tracer_arg a = { .opts = 0 };
+	pthread_t th;
+	int fds[2];
+
+	ASSERT_EQ(0, pipe(fds));
+	a.pid = spawn(body_wait_pipe, (void *)(long)fds[0]);
+	ASSERT_GT(a.pid, 0);
+	ASSERT_EQ(0, pthread_create(&th, NULL, thread_tracer, &a));
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	ASSERT_EQ(0, a.result);
+	ASSERT_TRUE(wait_thread_gone(a.tid));
+	EXPECT_EQ(0, tracer_pid_of(a.pid));
+	/* Untraced: this thread can seize it now. */
+	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, a.pid, 0, 0));
+	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
+	EXPECT_EQ(ST_EXITED(42), wstat(a.pid, 0));
+}
+
+TEST(requests_on_traced_zombie)
+{
+	siginfo_t si;
+	int fds[2];
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(fds));
+	pid = spawn(body_wait_pipe, (void *)(long)fds[0]);
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
+	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
+	ASSERT_EQ(0, waitid(P_PID, pid, &si, WEXITED | WNOWAIT));
+	/* Stopped-only requests fail, KILL and INTERRUPT are accepted. */
+	EXPECT_EQ(-ESRCH, PTRE(PTRACE_DETACH, pid, 0, 0));
+	EXPECT_EQ(-ESRCH, PTRE(PTRACE_CONT, pid, 0, 0));
+	EXPECT_EQ(-ESRCH, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
+	EXPECT_EQ(0, PTRE(PTRACE_KILL, pid, 0, 0));
+	EXPECT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
+	EXPECT_EQ(ST_EXITED(42), wstat(pid, 0));
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strncmp(argv[1], "--", 2) && strcmp(argv[1], "--help"))

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Shared helpers for the ptrace conformance tests.
  *
@@ -38,6 +38,30 @@
 
 #include "kselftest_harness.h"
 
+/*
+ * kselftest_harness.h runs every test in a child that calls setpgrp()
+ * first, so a SIGKILL aimed at the program's process group (the runner's
+ * timeout) would miss the test children and, through them, stopped
+ * tracees.  This definition replaces libc's setpgrp() in these statically
+ * linked programs: it still creates the new process group, and also ties
+ * the test child's life to the harness process with PR_SET_PDEATHSIG.
+ * Every tracee created by fork_child() is tied to its parent the same way.
+ */
+int setpgrp(void)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	return setpgid(0, 0);
+}
+
+/*
+ * TEST_F bodies run in one more fork()ed child (without setpgrp()); every
+ * FIXTURE_SETUP calls this so that that child dies with its parent too.
+ */
+static inline void fixture_tie_to_parent(void)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+}
+
 /* Request numbers newer than some uapi/glibc combinations. */
 #ifndef PTRACE_GET_RSEQ_CONFIGURATION
 #define PTRACE_GET_RSEQ_CONFIGURATION	0x420f
@@ -45,6 +69,10 @@
 #ifndef PTRACE_SET_SYSCALL_USER_DISPATCH_CONFIG
 #define PTRACE_SET_SYSCALL_USER_DISPATCH_CONFIG	0x4210
 #define PTRACE_GET_SYSCALL_USER_DISPATCH_CONFIG	0x4211
+#endif
+#ifndef PTRACE_PEEKUSER
+#define PTRACE_PEEKUSER		PTRACE_PEEKUSR
+#define PTRACE_POKEUSER		PTRACE_POKEUSR
 #endif
 #ifndef PTRACE_SINGLEBLOCK
 #define PTRACE_SINGLEBLOCK	33
@@ -84,6 +112,7 @@
 #define ST_KILLED(sig)		((sig) & 0x7f)
 #define ST_STOPPED(sig)		((((sig) & 0xff) << 8) | 0x7f)
 #define ST_SYSCALL		ST_STOPPED(SIGTRAP | 0x80)
+#define ST_CONTINUED		0xffff
 #define ST_EVENT(ev)		((((SIGTRAP | ((ev) << 8)) & 0xffff) << 8) | 0x7f)
 #define ST_EVENT_SIG(sig, ev)	(((((sig) | ((ev) << 8)) & 0xffff) << 8) | 0x7f)
 #define ST_GROUPSTOP(sig)	ST_EVENT_SIG(sig, PTRACE_EVENT_STOP)
@@ -252,14 +281,37 @@ static inline int body_pause(void *arg)
 	return 0;
 }
 
-/* Kill and reap a child, ignoring errors (cleanup helper). */
+/*
+ * Kill and reap a child, ignoring errors (cleanup helper).  Tracees sitting
+ * in PTRACE_EVENT_EXIT stops are resumed so that they can finish dying.
+ */
 static inline void kill_reap(pid_t pid)
 {
+	int st;
+
 	if (pid <= 0)
 		return;
 	kill(pid, SIGKILL);
-	while (wait_st(pid, NULL, __WALL) == pid)
-		;
+	while (wait_st(pid, &st, __WALL) == pid)
+		if (WIFSTOPPED(st))
+			ptr(PTRACE_CONT, pid, 0, 0);
+}
+
+/*
+ * Kill a (possibly multi-threaded, traced) process and reap everything we
+ * are the parent or tracer of: traced threads must be reaped before the
+ * leader becomes reapable.
+ */
+static inline void kill_reap_all(pid_t pid)
+{
+	pid_t w;
+	int st;
+
+	if (pid > 0)
+		kill(pid, SIGKILL);
+	while ((w = wait_st(-1, &st, __WALL)) > 0)
+		if (WIFSTOPPED(st))
+			ptr(PTRACE_CONT, w, 0, 0);
 }
 
 /* Single-character scheduler state from /proc/<pid>/task/<tid>/stat. */
@@ -338,14 +390,21 @@ static inline int write_file_str(const char *path, const char *s)
 	return n < 0 ? -errno : 0;
 }
 
-/* Drop to uid/gid nobody (65534), all capabilities go with it. */
+/*
+ * Drop to uid/gid nobody (65534), all capabilities go with it.  Changing
+ * credentials resets the dumpable flag to suid_dumpable (normally 0), which
+ * would make the process (and its children) unattachable for other
+ * unprivileged processes; make it dumpable again like a normal process.
+ */
 static inline int become_nobody(void)
 {
 	if (setgroups(0, NULL))
 		return -1;
 	if (setresgid(65534, 65534, 65534))
 		return -1;
-	return setresuid(65534, 65534, 65534);
+	if (setresuid(65534, 65534, 65534))
+		return -1;
+	return prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
 }
 
 #ifdef __x86_64__

@@ -685,6 +685,176 @@ TEST(attach_mode_group_stop_plain_status)
 	EXPECT_EQ(ST_EXITED(42), wstat(pid, 0));
 }
 
+TEST(attach_mode_group_stop_injected_signal_ignored)
+{
+	int fds[2];
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(fds));
+	pid = spawn(body_wait_pipe, (void *)(long)fds[0]);
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_ATTACH, pid, 0, 0));
+	ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGSTOP));
+	ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, 0));
+	/* Resuming a group-stop with a signal does not deliver it. */
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGTERM));
+	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
+	EXPECT_EQ(ST_EXITED(42), wstat(pid, 0));
+}
+
+TEST(syscall_exit_resume_with_signal_delivers)
+{
+	pid_t pid = spawn_usr1_handler(body_getppid_usr1);
+
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(0, PTRE(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESYSGOOD));
+	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
+	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
+	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGUSR1));
+	/* Queued by the syscall-exit report, then a signal-delivery-stop. */
+	ASSERT_EQ(ST_STOPPED(SIGUSR1), wstat(pid, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGUSR1));
+	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+}
+
+/*
+ * Syscall restart as a tracer sees it: a blocked syscall interrupted by a
+ * ptrace stop shows the kernel-internal -ERESTART* value in rax.
+ */
+#define ERESTARTSYS		512
+#define ERESTARTNOHAND		514
+#define ERESTART_RESTARTBLOCK	516
+
+static int body_one_pause(void *arg)
+{
+	long r;
+
+	(void)arg;
+	r = syscall(SYS_pause);
+	return (r == -1 && errno == ERESTARTNOHAND) ? 0 : 1;
+}
+
+static int body_nanosleep(void *arg)
+{
+	struct timespec ts = { 1000, 0 };
+
+	(void)arg;
+	syscall(SYS_nanosleep, &ts, NULL);
+	return 0;
+}
+
+static int body_read_pipe(void *arg)
+{
+	char c;
+
+	return syscall(SYS_read, (int)(long)arg, &c, 1) == 1 ? 42 : 1;
+}
+
+static pid_t seize_blocked(struct __test_metadata *_metadata, child_fn fn,
+			   void *arg, struct user_regs_struct *r)
+{
+	pid_t pid = spawn(fn, arg);
+
+	EXPECT_GT(pid, 0);
+	if (pid <= 0)
+		return -1;
+	EXPECT_TRUE(wait_task_state(pid, pid, 'S', 5000));
+	EXPECT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, PTRACE_O_TRACESYSGOOD));
+	EXPECT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
+	EXPECT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(pid, 0));
+	EXPECT_EQ(0, get_regs(pid, r));
+	return pid;
+}
+
+TEST(interrupted_pause_shows_erestartnohand)
+{
+	struct user_regs_struct r, r2;
+	pid_t pid = seize_blocked(_metadata, body_one_pause, NULL, &r);
+
+	ASSERT_GT(pid, 0);
+	EXPECT_EQ(SYS_pause, (long)r.orig_rax);
+	EXPECT_EQ(-ERESTARTNOHAND, (long)r.rax);
+	/* Resumed, the same syscall is entered again at the same place. */
+	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
+	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
+	ASSERT_EQ(0, get_regs(pid, &r2));
+	EXPECT_EQ(SYS_pause, (long)r2.orig_rax);
+	EXPECT_EQ(-ENOSYS, (long)r2.rax);
+	EXPECT_EQ(r.rip, r2.rip);
+	kill_reap(pid);
+}
+
+TEST(interrupted_nanosleep_uses_restart_syscall)
+{
+	struct user_regs_struct r;
+	pid_t pid = seize_blocked(_metadata, body_nanosleep, NULL, &r);
+
+	ASSERT_GT(pid, 0);
+	EXPECT_EQ(SYS_nanosleep, (long)r.orig_rax);
+	EXPECT_EQ(-ERESTART_RESTARTBLOCK, (long)r.rax);
+	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
+	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
+	ASSERT_EQ(0, get_regs(pid, &r));
+	EXPECT_EQ(SYS_restart_syscall, (long)r.orig_rax);
+	kill_reap(pid);
+}
+
+TEST(interrupted_read_shows_erestartsys)
+{
+	struct user_regs_struct r;
+	int fds[2];
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(fds));
+	pid = seize_blocked(_metadata, body_read_pipe, (void *)(long)fds[0], &r);
+	ASSERT_GT(pid, 0);
+	EXPECT_EQ(SYS_read, (long)r.orig_rax);
+	EXPECT_EQ(-ERESTARTSYS, (long)r.rax);
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
+	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
+	EXPECT_EQ(ST_EXITED(42), wstat(pid, 0));
+}
+
+TEST(restart_suppressed_by_orig_rax_minus_one)
+{
+	struct user_regs_struct r;
+	pid_t pid = seize_blocked(_metadata, body_one_pause, NULL, &r);
+
+	ASSERT_GT(pid, 0);
+	r.orig_rax = -1;
+	ASSERT_EQ(0, set_regs(pid, &r));
+	/* No restart: the internal error code reaches user space. */
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
+	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+}
+
+TEST(interrupted_pause_with_handler_eintr)
+{
+	struct user_regs_struct r;
+	pid_t pid = fork_child();
+
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		long ret;
+
+		install(SIGUSR1);
+		ret = syscall(SYS_pause);
+		_exit((ret == -1 && errno == EINTR && got_sig == SIGUSR1) ?
+		      0 : 1);
+	}
+	ASSERT_TRUE(wait_task_state(pid, pid, 'S', 5000));
+	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
+	ASSERT_EQ(0, kill(pid, SIGUSR1));
+	ASSERT_EQ(ST_STOPPED(SIGUSR1), wstat(pid, 0));
+	ASSERT_EQ(0, get_regs(pid, &r));
+	EXPECT_EQ(-ERESTARTNOHAND, (long)r.rax);
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGUSR1));
+	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+}
+
 TEST(resume_from_syscall_to_cont_drops_syscall_tracing)
 {
 	pid_t pid = spawn_traceme(body_getppid, NULL);

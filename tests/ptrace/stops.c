@@ -5,6 +5,7 @@
  * results, WNOWAIT, __WALL/__WCLONE, SIGCHLD to the tracer, and reaping of
  * traced zombies by the tracer and by the real parent.
  */
+#include <pthread.h>
 #include <linux/audit.h>
 #include "ptrace_util.h"
 
@@ -664,6 +665,140 @@ TEST(exit_status_reported_to_tracer_parent)
 	/* Kill it with SIGTERM instead of delivering SIGSEGV (no core). */
 	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGTERM));
 	EXPECT_EQ(ST_KILLED(SIGTERM), wstat(pid, 0));
+}
+
+/*
+ * A non-parent tracer holds our child in a stop: mode 0 leaves it in
+ * PTRACE_EVENT_STOP (INTERRUPT), mode 1 in a group-stop (SIGSTOP injected).
+ * The tracer waits for a byte on 'go' and exits.
+ */
+static pid_t hold_in_stop(pid_t pid, int mode, int ready, int go)
+{
+	pid_t t = fork_child();
+
+	if (t != 0)
+		return t;
+	if (ptr(PTRACE_SEIZE, pid, 0, 0))
+		_exit(1);
+	if (mode == 0) {
+		if (ptr(PTRACE_INTERRUPT, pid, 0, 0) ||
+		    wstat(pid, 0) != ST_EVENT(PTRACE_EVENT_STOP))
+			_exit(2);
+	} else {
+		if (kill(pid, SIGSTOP) || wstat(pid, 0) != ST_STOPPED(SIGSTOP))
+			_exit(3);
+		if (ptr(PTRACE_CONT, pid, 0, SIGSTOP) ||
+		    wstat(pid, 0) != ST_GROUPSTOP(SIGSTOP))
+			_exit(4);
+	}
+	pipe_write_byte(ready, 'r');
+	_exit(pipe_read_byte(go) < 0 ? 5 : 0);
+}
+
+TEST(real_parent_does_not_see_ptrace_stop)
+{
+	int p1[2], p2[2], p3[2];
+	pid_t pid, t;
+
+	ASSERT_EQ(0, pipe(p1));
+	ASSERT_EQ(0, pipe(p2));
+	ASSERT_EQ(0, pipe(p3));
+	pid = spawn(body_wait_pipe, (void *)(long)p3[0]);
+	ASSERT_GT(pid, 0);
+	t = hold_in_stop(pid, 0, p1[1], p2[0]);
+	ASSERT_GT(t, 0);
+	ASSERT_EQ('r', pipe_read_byte(p1[0]));
+	EXPECT_EQ('t', task_state(pid, pid));
+	EXPECT_EQ(0, wait_st(pid, NULL, WUNTRACED | WNOHANG));
+	ASSERT_EQ(0, pipe_write_byte(p2[1], 'g'));
+	ASSERT_EQ(ST_EXITED(0), wstat(t, 0));
+	ASSERT_EQ(0, pipe_write_byte(p3[1], 'x'));
+	EXPECT_EQ(ST_EXITED(3), wstat(pid, WUNTRACED));
+}
+
+TEST(real_parent_sees_group_stop_of_traced_child)
+{
+	int p1[2], p2[2], p3[2];
+	pid_t pid, t;
+
+	ASSERT_EQ(0, pipe(p1));
+	ASSERT_EQ(0, pipe(p2));
+	ASSERT_EQ(0, pipe(p3));
+	pid = spawn(body_wait_pipe, (void *)(long)p3[0]);
+	ASSERT_GT(pid, 0);
+	t = hold_in_stop(pid, 1, p1[1], p2[0]);
+	ASSERT_GT(t, 0);
+	ASSERT_EQ('r', pipe_read_byte(p1[0]));
+	EXPECT_EQ(0, wait_st(pid, NULL, WNOHANG));
+	EXPECT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, WUNTRACED));
+	/* Released by the tracer's exit, it stays group-stopped. */
+	ASSERT_EQ(0, pipe_write_byte(p2[1], 'g'));
+	ASSERT_EQ(ST_EXITED(0), wstat(t, 0));
+	EXPECT_TRUE(wait_task_state(pid, pid, 'T', 5000));
+	ASSERT_EQ(0, kill(pid, SIGCONT));
+	EXPECT_EQ(ST_CONTINUED, wstat(pid, WCONTINUED));
+	ASSERT_EQ(0, pipe_write_byte(p3[1], 'x'));
+	EXPECT_EQ(ST_EXITED(3), wstat(pid, 0));
+}
+
+/* The tracer is a thread; its sibling threads share wait() but not ptrace. */
+static pid_t other_thread_pid;
+static volatile long other_thread_result[3];
+
+static void *other_tracer_thread(void *arg)
+{
+	int st = 0;
+
+	(void)arg;
+	other_thread_result[0] = PTRE(PTRACE_GETSIGINFO, other_thread_pid, 0,
+				      &(siginfo_t){});
+	other_thread_result[1] = wait_st(other_thread_pid, &st, __WNOTHREAD |
+					 WNOHANG);
+	other_thread_result[2] = wait_st(other_thread_pid, &st, 0) ==
+				 other_thread_pid ? st : -1;
+	return NULL;
+}
+
+TEST(sibling_thread_of_tracer_can_wait_not_ptrace)
+{
+	pthread_t th;
+	pid_t pid = spawn_traceme(NULL, NULL);
+
+	ASSERT_GT(pid, 0);
+	other_thread_pid = pid;
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGUSR1));
+	/* Let the stop happen before the thread looks at it. */
+	ASSERT_EQ(0, waitid(P_PID, pid, &(siginfo_t){}, WEXITED | WNOWAIT));
+	ASSERT_EQ(0, pthread_create(&th, NULL, other_tracer_thread, NULL));
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	/* Exited: a sibling thread can reap it; __WNOTHREAD cannot. */
+	EXPECT_EQ(-ESRCH, other_thread_result[0]);
+	EXPECT_EQ(-ECHILD, other_thread_result[1]);
+	EXPECT_EQ(ST_KILLED(SIGUSR1), other_thread_result[2]);
+}
+
+static void *thread_ptrace_request(void *arg)
+{
+	other_thread_result[0] = PTRE(PTRACE_GETSIGINFO, (pid_t)(long)arg, 0,
+				      &(siginfo_t){});
+	other_thread_result[1] = PTRE(PTRACE_CONT, (pid_t)(long)arg, 0, 0);
+	return NULL;
+}
+
+TEST(ptrace_request_from_sibling_thread_esrch)
+{
+	pthread_t th;
+	pid_t pid = spawn_traceme(NULL, NULL);
+
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(0, pthread_create(&th, NULL, thread_ptrace_request,
+				    (void *)(long)pid));
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	EXPECT_EQ(-ESRCH, other_thread_result[0]);
+	EXPECT_EQ(-ESRCH, other_thread_result[1]);
+	/* Still stopped for the real tracer thread. */
+	EXPECT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &(siginfo_t){}));
+	kill_reap(pid);
 }
 
 TEST_HARNESS_MAIN

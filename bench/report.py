@@ -1,0 +1,288 @@
+#!/usr/bin/env python3
+"""Turn the benchmark guests' output into a table, a TSV file and an SVG.
+
+  report.py --mode full|smoke --tsv OUT.tsv --svg OUT.svg
+            [--absent KERNEL=REASON] KERNEL=LOG[,LOG...]...
+
+Each LOG is one guest's output.log (bench/guest.sh); a kernel booted
+twice has two.  Per benchmark and kernel the value is the mean over the
+runs and the spread is (max - min) / mean, in percent.  The ratio is
+utrace-on / utrace-off: every value is a cost (time per operation), so
+above 1 means utrace is slower.
+
+Exit status 1 when any run has a failed benchmark, misses a benchmark
+another run has, or did not reach its end; speed never fails the run.
+"""
+import argparse
+import html
+import sys
+
+KERNELS = ('utrace-off', 'utrace-on')
+
+# Benchmark groups, in table order: (title, names, target ratio or None).
+GROUPS = [
+    ('untraced: what everyone pays', ('getpid', 'fork-exit-wait', 'execve-tiny',
+                                       'signal-handler', 'thread-create-join'), 1.01),
+    ('ptrace', ('ptrace-syscall', 'singlestep', 'attach-detach', 'peekdata',
+                'process-vm-readv', 'tracefork', 'strace-f', 'gdb-breakpoint'), 1.00),
+    ('counting every syscall of a workload', ('syscount-untraced', 'syscount-strace-c',
+                                               'syscount-utrace-engine'), None),
+    ('scale (needs utrace)', (), None),
+]
+
+
+def group_of(name):
+    for i, (_, names, target) in enumerate(GROUPS):
+        if name in names:
+            return i, target
+    return len(GROUPS) - 1, None
+
+
+def parse(lines):
+    """Return ({name: (kind, unit, value or reason)}, [failures], finished)."""
+    rows, fails, done = {}, [], False
+    for line in lines:
+        line = line.rstrip('\r\n')
+        w = line.split(' ', 3)
+        if line == '# bench: done':
+            done = True
+        elif w[0] == 'result' and len(w) == 4:
+            try:
+                rows[w[1]] = ('result', w[2], float(w[3]))
+            except ValueError:
+                fails.append(f'{w[1]}: result is not a number: {w[3]!r}')
+        elif w[0] == 'fail' and len(w) >= 2:
+            fails.append(line[5:])
+            rows[w[1]] = ('fail', '', line[5 + len(w[1]) + 1:])
+        elif w[0] in ('na', 'pending', 'notmeasured') and len(w) == 4:
+            rows.setdefault(w[1], (w[0], w[2], w[3]))
+    return rows, fails, done
+
+
+def combine(runs):
+    """Merge the parsed runs of one kernel: {name: (kind, unit, value, spread%)}."""
+    out = {}
+    for name in {n for r in runs for n in r}:
+        got = [r.get(name) for r in runs]
+        if any(g is None or g[0] == 'fail' for g in got):
+            continue
+        if all(g[0] == 'result' for g in got):
+            vals = [g[2] for g in got]
+            mean = sum(vals) / len(vals)
+            spread = (max(vals) - min(vals)) / mean * 100 if mean else 0.0
+            out[name] = ('result', got[0][1], mean, spread if len(vals) > 1 else None)
+        else:
+            g = next(g for g in got if g[0] != 'result')
+            out[name] = (g[0], g[1], g[2], None)
+    return out
+
+
+def fmt(v):
+    if v >= 100:
+        return f'{v:.0f}'
+    if v >= 10:
+        return f'{v:.1f}'
+    return f'{v:.2f}'
+
+
+def build_rows(data, order, full):
+    """data: {kernel: combined}; returns a list of row dicts in table order."""
+    rows = []
+    order = [n for n in order if any(n in d for d in data.values())]
+    for name in sorted(order, key=lambda n: (group_of(n)[0], order.index(n))):
+        gi, target = group_of(name)
+        row = {'name': name, 'group': gi, 'target': target, 'unit': '', 'note': ''}
+        for k in reversed(KERNELS):  # the note of utrace-on wins: it says more
+            e = data.get(k, {}).get(name)
+            if k not in data:
+                row[k], row['spread-' + k] = 'not-built', None
+            elif e is None:
+                row[k], row['spread-' + k] = 'missing', None
+            else:
+                row['unit'] = row['unit'] or e[1]
+                row[k] = e[2] if e[0] == 'result' else e[0]
+                row['spread-' + k] = e[3]
+                if e[0] != 'result' and not row['note']:
+                    row['note'] = f'{e[0]}: {e[2]}'
+        off, on = row['utrace-off'], row['utrace-on']
+        row['ratio'] = on / off if isinstance(off, float) and isinstance(on, float) and off else None
+        if row['ratio'] is None or target is None or not full:
+            row['verdict'] = ''
+        else:
+            row['verdict'] = 'met' if row['ratio'] <= target + 1e-9 else 'NOT met'
+        rows.append(row)
+    return rows
+
+
+def cell(v):
+    return fmt(v) if isinstance(v, float) else v
+
+
+def spread_cell(v):
+    return '' if v is None else f'{v:.2f}%'
+
+
+def write_tsv(path, rows):
+    cols = ['benchmark', 'unit'] + list(KERNELS) + ['ratio', 'target', 'verdict'] + \
+           ['spread-' + k for k in KERNELS] + ['note']
+    with open(path, 'w') as f:
+        f.write('\t'.join(cols) + '\n')
+        for r in rows:
+            f.write('\t'.join([
+                r['name'], r['unit'] or '-', *(cell(r[k]) for k in KERNELS),
+                f"{r['ratio']:.4f}" if r['ratio'] is not None else '-',
+                f"<={r['target']:.2f}" if r['target'] else '-', r['verdict'] or '-',
+                *(spread_cell(r['spread-' + k]) or '-' for k in KERNELS), r['note'] or '-',
+            ]) + '\n')
+
+
+def table(rows, kernels, full):
+    """The printed table: only the kernels that were run."""
+    head = ['benchmark', 'unit'] + kernels
+    if len(kernels) == 2:
+        head += ['ratio', 'target']
+    if full:
+        head += ['spread']
+    lines, group = [], None
+    body = []
+    for r in rows:
+        if r['group'] != group:
+            group = r['group']
+            body.append(('#', GROUPS[group][0]))
+        c = [r['name'], r['unit'] or '-'] + [cell(r[k]) for k in kernels]
+        if len(kernels) == 2:
+            c += [f"{r['ratio']:.3f}" if r['ratio'] is not None else '-',
+                  f"<={r['target']:.2f} {r['verdict']}" if r['target'] and r['verdict'] else '']
+        if full:
+            c += [' / '.join(spread_cell(r['spread-' + k]) for k in kernels
+                             if r['spread-' + k] is not None)]
+        body.append(c)
+    widths = [max(len(c[i]) for c in [head] + [b for b in body if b[0] != '#'])
+              for i in range(len(head))]
+    lines.append('  '.join(h.ljust(w) for h, w in zip(head, widths)).rstrip())
+    for b in body:
+        if b[0] == '#':
+            lines.append(f'-- {b[1]}')
+        else:
+            lines.append('  '.join(c.rjust(w) if i >= 2 else c.ljust(w)
+                                   for i, (c, w) in enumerate(zip(b, widths))).rstrip())
+    notes = {}
+    for r in rows:
+        if r['note']:
+            notes.setdefault(r['note'], []).append(r['name'])
+    if notes:
+        lines.append('not measured:')
+        lines.extend(f"  {', '.join(names)}: {note}" for note, names in notes.items())
+    return '\n'.join(lines)
+
+
+def write_svg(path, rows, kernels, title):
+    """One bar group per measured benchmark; bars scaled within the group."""
+    colors = {'utrace-off': '#4878a8', 'utrace-on': '#e07b39'}
+    measured = [r for r in rows if any(isinstance(r[k], float) for k in kernels)]
+    bar, gap, left, width = 14, 12, 190, 420
+    height = 60 + len(measured) * (bar * len(kernels) + gap) + 20
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 230}" '
+           f'height="{height}" font-family="sans-serif" font-size="11">',
+           f'<text x="10" y="20" font-size="14">{html.escape(title)}</text>']
+    for i, k in enumerate(kernels):
+        out.append(f'<rect x="{10 + i * 110}" y="32" width="10" height="10" fill="{colors[k]}"/>'
+                   f'<text x="{24 + i * 110}" y="41">{k}</text>')
+    out.append(f'<text x="{10 + len(kernels) * 110}" y="41" fill="#555">'
+               'time per operation, shorter is better; bars scaled per benchmark</text>')
+    y = 60
+    for r in measured:
+        vals = [r[k] for k in kernels if isinstance(r[k], float)]
+        top = max(vals) or 1.0
+        mid = y + bar * len(kernels) / 2 + 4
+        out.append(f'<text x="{left - 6}" y="{mid}" text-anchor="end">'
+                   f'{html.escape(r["name"])}</text>')
+        for i, k in enumerate(kernels):
+            v = r[k]
+            yy = y + i * bar
+            if isinstance(v, float):
+                w = max(1.0, v / top * width)
+                out.append(f'<rect x="{left}" y="{yy}" width="{w:.1f}" height="{bar - 2}" '
+                           f'fill="{colors[k]}"><title>{k}: {fmt(v)} {r["unit"]}</title></rect>')
+                out.append(f'<text x="{left + w + 4:.1f}" y="{yy + bar - 4}">'
+                           f'{fmt(v)} {html.escape(r["unit"])}</text>')
+            else:
+                out.append(f'<text x="{left + 4}" y="{yy + bar - 4}" fill="#999">'
+                           f'{k}: {html.escape(str(v))}</text>')
+        if r['ratio'] is not None:
+            out.append(f'<text x="{left + width + 150}" y="{mid}">x{r["ratio"]:.3f}</text>')
+        y += bar * len(kernels) + gap
+    out.append('</svg>')
+    with open(path, 'w') as f:
+        f.write('\n'.join(out) + '\n')
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--mode', choices=('full', 'smoke'), required=True)
+    ap.add_argument('--tsv', required=True)
+    ap.add_argument('--svg', required=True)
+    ap.add_argument('--absent', action='append', default=[], metavar='KERNEL=REASON')
+    ap.add_argument('logs', nargs='+', metavar='KERNEL=LOG[,LOG...]')
+    a = ap.parse_args(argv[1:])
+    full = a.mode == 'full'
+
+    problems, data, order, kernels, nruns = [], {}, [], [], 0
+    for spec in a.logs:
+        k, _, paths = spec.partition('=')
+        if k not in KERNELS or not paths:
+            ap.error(f'bad argument {spec!r}: want utrace-off=LOG or utrace-on=LOG')
+        kernels.append(k)
+        runs = []
+        nruns = max(nruns, len(paths.split(',')))
+        for n, p in enumerate(paths.split(','), 1):
+            try:
+                with open(p, errors='replace') as f:
+                    rows, fails, done = parse(f)
+            except OSError as e:
+                problems.append(f'{k} run {n}: cannot read {p}: {e.strerror}')
+                continue
+            problems += [f'{k} run {n}: {x}' for x in fails]
+            if not done:
+                problems.append(f'{k} run {n}: the guest did not reach the end of bench/guest.sh ({p})')
+            for name in rows:
+                if name not in order:
+                    order.append(name)
+            runs.append(rows)
+        expected = [n for _, names, _ in GROUPS for n in names]
+        for name in expected + [n for n in order if n not in expected]:
+            for n, r in enumerate(runs, 1):
+                if name not in r:
+                    problems.append(f'{k} run {n}: no number for {name}')
+        data[k] = combine(runs)
+    absent = dict(x.partition('=')[::2] for x in a.absent)
+
+    rows = build_rows(data, order, full)
+    write_tsv(a.tsv, rows)
+    title = f'utrace benchmark ({a.mode}): ' + ' vs '.join(kernels)
+    write_svg(a.svg, rows, kernels, title)
+
+    print(table(rows, kernels, full))
+    for k in KERNELS:
+        if k not in data:
+            print(f'{k}: not built yet: {absent.get(k, "no log given")}')
+    if full and len(kernels) == 2:
+        missed = [r['name'] for r in rows if r['verdict'] == 'NOT met']
+        print('targets: all met' if not missed else f'targets NOT met: {", ".join(missed)}')
+    if full:
+        sp = [(r['spread-' + k], r['name']) for r in rows for k in kernels
+              if r['spread-' + k] is not None]
+        if sp:
+            top = max(sp)
+            print(f'run-to-run spread over {nruns} boots per kernel: max {top[0]:.2f}% '
+                  f'({top[1]}), mean {sum(x for x, _ in sp) / len(sp):.2f}%')
+    else:
+        print('smoke mode: every benchmark ran and printed a number; speed is not judged')
+    print(f'wrote {a.tsv} and {a.svg}')
+    for p in problems:
+        print(f'bench: {p}', file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# make bench / make bench-smoke: measure what utrace costs.
+#
+#   bench/run.sh [--smoke] [--no-build]
+#
+# Builds the guest kernels (scripts/build.sh, as make compare does; skip
+# with --no-build) and the static benchmark programs (bench/src ->
+# build/bench), boots each kernel under QEMU with -icount (guest time is
+# a function of the instructions executed, so results are deterministic)
+# and runs bench/guest.sh in it.  bench/report.py then prints the table
+# and writes:
+#   full:   build/results/bench.tsv, bench.svg    (each kernel booted twice)
+#   smoke:  build/results/bench-smoke.tsv, .svg   (each kernel once, 1/100
+#           of the iterations: seconds of guest work, a check that every
+#           benchmark still runs and prints a number; speed is not judged)
+# Logs: build/results/bench[-smoke]/<kernel>-run<N>/{output,console}.log
+# BENCH_RUNS=N boots each kernel N times instead (the value is the mean).
+#
+# Exit status 1 when a benchmark fails or prints no number, a guest does
+# not finish, or a console shows a kernel bug.  Missing a speed target
+# does not fail the run (the table says so).
+. "$(dirname "$0")/../scripts/lib.sh"
+
+mode=full build=yes
+for a in "$@"; do
+	case $a in
+	--smoke) mode=smoke ;;
+	--no-build) build=no ;;
+	-h | --help) sed -n '2,22p' "$0" && exit 0 ;;
+	*) die "bench/run.sh: unknown argument '$a' (try --help)" ;;
+	esac
+done
+
+if [ $mode = full ]; then
+	runs=${BENCH_RUNS:-2} timeout=1200 silence=400 name=bench
+else
+	runs=${BENCH_RUNS:-1} timeout=400 silence=200 name=bench-smoke
+fi
+[[ $runs =~ ^[1-9][0-9]*$ ]] || die "BENCH_RUNS must be a positive number of boots per kernel, not '$runs'"
+res=$BUILD/results
+out=$res/$name
+bin=$BUILD/bench
+read -r -a configs <<<"$(active_configs)"
+absent=()
+[ -z "$(absent_reason)" ] || absent=(--absent "utrace-on=$(absent_reason)")
+
+if [ $build = yes ]; then
+	"$TOP/scripts/build.sh" "${configs[@]}"
+fi
+for c in "${configs[@]}"; do
+	[ -f "$BUILD/out/$c/arch/x86/boot/bzImage" ] ||
+		die "no $c kernel in $BUILD/out/$c: run 'make build' (or bench/run.sh without --no-build)"
+done
+
+note "building the benchmark programs into $bin"
+mkdir -p "$bin"
+gcc -O2 -static -Wall -o "$bin/bench" "$TOP/bench/src/bench.c" -lpthread ||
+	die "building bench/src/bench.c failed (above)"
+gcc -O2 -static -nostdlib -fno-stack-protector -Wall -o "$bin/tiny" "$TOP/bench/src/tiny.c" ||
+	die "building bench/src/tiny.c failed (above)"
+
+# The utrace syscall-counting sample engine (samples/utrace, utrace-core).
+engine_ko=$BUILD/out/utrace-on/samples/utrace/utrace-syscount.ko
+engine_why=""
+if [ ! -f "$engine_ko" ]; then
+	engine_why="not built yet: no $engine_ko (the sample engine comes with the utrace-core branch)"
+	engine_ko=""
+fi
+
+rm -rf "$out"
+mkdir -p "$out"
+rc=0
+logs=()
+for c in "${configs[@]}"; do
+	cols=""
+	for r in $(seq 1 $runs); do
+		dir=$out/$c-run$r
+		mkdir -p "$dir"
+		cat >"$dir/guest.conf" <<-EOF
+			MODE=$mode
+			BIN=$bin
+			ENGINE_KO=$engine_ko
+			ENGINE_WHY='$engine_why'
+		EOF
+		note "bench ($mode): booting $c, run $r of $runs (log: $dir/output.log)"
+		t0=$(date +%s)
+		"$TOP/boot/qemu.py" --kernel "$BUILD/out/$c/arch/x86/boot/bzImage" --icount \
+			--script "$TOP/bench/guest.sh" --args "$dir/guest.conf" --out "$dir" \
+			--timeout $timeout --silence $silence || {
+			echo "bench: the $c guest (run $r) did not finish by itself: see $dir/output.log and $dir/console.log" >&2
+			rc=1
+		}
+		note "$c run $r took $(($(date +%s) - t0)) s"
+		if ! "$TOP/boot/consolescan.py" "$dir/console.log" >"$dir/console-scan.txt"; then
+			cat "$dir/console-scan.txt" >&2
+			echo "bench: the $c kernel reported a bug in its console (above, $dir/console.log): this fails the run" >&2
+			rc=1
+		fi
+		cols+=${cols:+,}$dir/output.log
+	done
+	logs+=("$c=$cols")
+done
+
+"$TOP/bench/report.py" --mode $mode --tsv "$res/$name.tsv" --svg "$res/$name.svg" \
+	"${absent[@]}" "${logs[@]}" || rc=1
+[ $rc -eq 0 ] || echo "bench: FAILED (above); the guest logs are in $out" >&2
+exit $rc

@@ -1,0 +1,142 @@
+"""bench/report.py: parsing, means and spread, ratios, targets, failures."""
+import contextlib
+import io
+import os
+import tempfile
+import unittest
+
+from tests.harness.load import load
+
+rep = load('bench/report.py')
+
+DONE = '# bench: done\n'
+EXPECTED = [n for _, names, _ in rep.GROUPS for n in names]
+
+
+def log(values=None, skip=(), extra=''):
+    """A finished guest log: every expected benchmark at 100 us unless given."""
+    values = values or {}
+    lines = [f'result {n} us/op {values.get(n, 100.0)}\n' for n in EXPECTED if n not in skip]
+    return ''.join(lines) + extra + DONE
+
+
+class TestParse(unittest.TestCase):
+    def test_kinds(self):
+        rows, fails, done = rep.parse([
+            '# bench: getpid\n', 'result getpid ns/call 220.5\n',
+            '  | result fake x 1\n',
+            'na syscount-utrace-engine us/iteration needs CONFIG_UTRACE=y\n',
+            'pending engines-1-per-event ns/syscall needs a module\n',
+            'fail fork exit status 1\n', DONE])
+        self.assertEqual(rows['getpid'], ('result', 'ns/call', 220.5))
+        self.assertEqual(rows['syscount-utrace-engine'][0], 'na')
+        self.assertEqual(rows['engines-1-per-event'][2], 'needs a module')
+        self.assertEqual(rows['fork'][0], 'fail')
+        self.assertNotIn('fake', rows)
+        self.assertEqual(fails, ['fork exit status 1'])
+        self.assertTrue(done)
+
+    def test_not_a_number_fails(self):
+        _, fails, done = rep.parse(['result getpid ns/call nan?\n'])
+        self.assertEqual(len(fails), 1)
+        self.assertFalse(done)
+
+
+class TestCombine(unittest.TestCase):
+    def test_mean_and_spread(self):
+        runs = [{'a': ('result', 'us', 100.0)}, {'a': ('result', 'us', 102.0)}]
+        kind, unit, mean, spread = rep.combine(runs)['a']
+        self.assertEqual((kind, unit, mean), ('result', 'us', 101.0))
+        self.assertAlmostEqual(spread, 2 / 101 * 100)
+
+    def test_one_run_has_no_spread(self):
+        self.assertIsNone(rep.combine([{'a': ('result', 'us', 1.0)}])['a'][3])
+
+
+class TestReport(unittest.TestCase):
+    def run_report(self, mode, kernels, absent=None):
+        """kernels: {kernel: [log text, ...]}; returns (rc, tsv lines, stdout, stderr)."""
+        with tempfile.TemporaryDirectory() as d:
+            args = ['report.py', '--mode', mode, '--tsv', os.path.join(d, 'b.tsv'),
+                    '--svg', os.path.join(d, 'b.svg')]
+            if absent:
+                args += ['--absent', absent]
+            for k, texts in kernels.items():
+                paths = []
+                for i, t in enumerate(texts):
+                    p = os.path.join(d, f'{k}-{i}.log')
+                    with open(p, 'w') as f:
+                        f.write(t)
+                    paths.append(p)
+                args.append(f'{k}=' + ','.join(paths))
+            out, err = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                rc = rep.main(args)
+            with open(os.path.join(d, 'b.tsv')) as f:
+                tsv = f.read().splitlines()
+            with open(os.path.join(d, 'b.svg')) as f:
+                self.assertTrue(f.read().startswith('<svg'))
+            return rc, tsv, out.getvalue(), err.getvalue()
+
+    def test_legacy_only(self):
+        rc, tsv, out, _ = self.run_report(
+            'smoke', {'utrace-off': [log({'getpid': 200.0})]},
+            absent='utrace-on=no CONFIG_UTRACE yet')
+        self.assertEqual(rc, 0)
+        self.assertTrue(tsv[0].startswith('benchmark\tunit\tutrace-off\tutrace-on\tratio'))
+        self.assertTrue(tsv[1].startswith('getpid\tus/op\t200\tnot-built\t-\t'))
+        self.assertIn('utrace-on: not built yet: no CONFIG_UTRACE yet', out)
+
+    def test_ratio_and_targets(self):
+        off = log({'getpid': 200.0, 'singlestep': 10.0})
+        on = log({'getpid': 201.0, 'singlestep': 10.5})
+        rc, tsv, out, _ = self.run_report('full', {'utrace-off': [off, off],
+                                                   'utrace-on': [on, on]})
+        self.assertEqual(rc, 0, 'missing a target must not fail the run')
+        rows = {l.split('\t')[0]: l.split('\t') for l in tsv[1:]}
+        self.assertEqual(rows['getpid'][4:7], ['1.0050', '<=1.01', 'met'])
+        self.assertEqual(rows['singlestep'][4:7], ['1.0500', '<=1.00', 'NOT met'])
+        self.assertEqual(rows['getpid'][7], '0.00%')
+        self.assertIn('targets NOT met: singlestep', out)
+
+    def test_smoke_does_not_judge_speed(self):
+        off = log({'getpid': 200.0})
+        on = log({'getpid': 300.0})
+        rc, tsv, out, _ = self.run_report('smoke', {'utrace-off': [off], 'utrace-on': [on]})
+        self.assertEqual(rc, 0)
+        self.assertEqual(tsv[1].split('\t')[6], '-')
+        self.assertNotIn('NOT met', out)
+
+    def test_failed_benchmark_fails(self):
+        rc, _, _, err = self.run_report(
+            'smoke', {'utrace-off': [log(skip=['fork-exit-wait'], extra='fail fork-exit-wait exit status 1\n')]})
+        self.assertEqual(rc, 1)
+        self.assertIn('fork-exit-wait exit status 1', err)
+
+    def test_missing_number_fails(self):
+        a = log()
+        b = log(skip=['fork-exit-wait'])
+        rc, tsv, _, err = self.run_report('full', {'utrace-off': [a, b]})
+        self.assertEqual(rc, 1)
+        self.assertIn('no number for fork-exit-wait', err)
+
+    def test_benchmark_never_run_fails(self):
+        rc, _, _, err = self.run_report('smoke', {'utrace-off': [log(skip=['gdb-breakpoint'])]})
+        self.assertEqual(rc, 1)
+        self.assertIn('no number for gdb-breakpoint', err)
+
+    def test_unfinished_guest_fails(self):
+        rc, _, _, err = self.run_report('smoke', {'utrace-off': [log()[:-len(DONE)]]})
+        self.assertEqual(rc, 1)
+        self.assertIn('did not reach the end', err)
+
+    def test_pending_rows_do_not_fail(self):
+        text = log(extra='pending engines-1-per-event ns/syscall needs a module\n')
+        rc, tsv, out, _ = self.run_report('smoke', {'utrace-off': [text]})
+        self.assertEqual(rc, 0)
+        self.assertIn('engines-1-per-event\tns/syscall\tpending', '\n'.join(tsv))
+        self.assertIn('pending: needs a module', out)
+
+
+if __name__ == '__main__':
+    unittest.main()
