@@ -17,8 +17,8 @@
 #   notmeasured NAME UNIT REASON  the tool or kernel cannot run it here
 #                              (a program exiting with status 4: UNIT is -)
 #
-# Everything runs pinned to CPU 0, so a tracer and its tracee take turns
-# on one CPU: the numbers are kernel path lengths, not cross-CPU wake-up
+# Everything but gdb runs pinned to CPU 0, so a tracer and its tracee take
+# turns on one CPU: the numbers are kernel path lengths, not cross-CPU wake-up
 # latencies, and they are reproducible under QEMU -icount.  ASLR is off
 # for the same reason (below).
 # shellcheck disable=SC1090
@@ -156,42 +156,50 @@ fi
 
 # gdb: every call of bp_hit is a breakpoint hit (gdb stops, steps over
 # the breakpoint, continues); the program times its own loop, and gdb
-# must report the right number of hits.  Last, because of what follows.
+# must report the right number of hits.  gdb may use both CPUs.
 #
-# gdb 13 in this guest sometimes never gets as far as starting the
-# program: it runs (state R) without output, on the legacy kernel too,
-# and the benchmarks after a killed gdb ran slower (so it goes last).  An
-# attempt still running after 60 s is shown (process states) and killed;
-# after 2 such attempts the row is "not measured" with that reason, never
-# a number.  gdb failing in any other way fails the row.
+# gdb 13 in this guest sometimes spins (state R, no progress) at start-up
+# or after the program exited, on the legacy kernel too; the benchmarks
+# after a killed gdb ran slower, so it runs last.  An attempt still
+# running after 60 s of guest time is shown (process states) and killed:
+# when the program's result and gdb's hit count are already out, the
+# measurement stands; otherwise it is retried, 3 attempts in all, then the
+# row is "not measured" with that reason, never a number.  gdb failing in
+# any other way, or a wrong hit count, fails the row.
 gdb_hits() {
-	for try in 1 2; do
-		gdb -batch -nx -iex 'set debuginfod enabled off' \
+	for try in 1 2 3; do
+		taskset 3 gdb -batch -nx -iex 'set debuginfod enabled off' \
 			-ex 'break bp_hit' -ex 'ignore 1 1000000000' -ex run \
-			-ex 'info breakpoints' --args $B breakpoint "$1" &
+			-ex 'info breakpoints' --args $B breakpoint "$1" >/tmp/gdb.out 2>&1 &
 		g=$!
 		t=0
-		while [ $t -lt 60 ] && ! grep -q '^State:.Z' /proc/$g/status 2>/dev/null &&
-			[ -e /proc/$g ]; do
+		while [ $t -lt 60 ] && [ -e /proc/$g ] && ! grep -q '^State:.Z' /proc/$g/status 2>/dev/null; do
 			sleep 1
 			t=$((t + 1))
 		done
 		if [ $t -lt 60 ]; then
 			wait $g
-			return
+			st=$?
+			cat /tmp/gdb.out
+			return $st
 		fi
 		echo "gdb attempt $try still running after 60s; the processes:"
 		ps_dump
 		kill -KILL $g
 		wait $g
+		cat /tmp/gdb.out
+		if grep -q '^result ' /tmp/gdb.out && grep -q "already hit $1 time" /tmp/gdb.out; then
+			echo "(the program and gdb's report were complete: the number stands)"
+			return 0
+		fi
 	done
-	echo "gdb did not start the program in 2 attempts of 60s (it spins at start-up in this guest; see bench/README.md)"
+	echo "gdb did not finish in 3 attempts of 60s (it spins in this guest at times; see bench/README.md)"
 	return 4
 }
 if command -v gdb >/dev/null; then
 	hits=$(n 1000)
-	run gdb-breakpoint 300 gdb_hits "$hits"
-	grep -q "already hit $hits time" /tmp/out || grep -q '^gdb did not start' /tmp/out ||
+	run gdb-breakpoint 400 gdb_hits "$hits"
+	grep -q "already hit $hits time" /tmp/out || grep -q '^gdb did not finish' /tmp/out ||
 		echo "fail gdb-breakpoint gdb did not report $hits breakpoint hits"
 else
 	echo "notmeasured gdb-breakpoint us/hit gdb is not installed (make deps)"

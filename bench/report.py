@@ -64,7 +64,11 @@ def combine(runs):
     out = {}
     for name in {n for r in runs for n in r}:
         got = [r.get(name) for r in runs]
-        if any(g is None or g[0] == 'fail' for g in got):
+        failed = [g for g in got if g is not None and g[0] == 'fail']
+        if failed:
+            out[name] = ('FAIL', '', failed[0][2], None)
+            continue
+        if None in got:
             continue
         if all(g[0] == 'result' for g in got):
             vals = [g[2] for g in got]
@@ -129,7 +133,8 @@ def write_tsv(path, rows):
         f.write('\t'.join(cols) + '\n')
         for r in rows:
             f.write('\t'.join([
-                r['name'], r['unit'] or '-', *(cell(r[k]) for k in KERNELS),
+                r['name'], r['unit'] or '-',
+                *(f'{r[k]:.3f}' if isinstance(r[k], float) else r[k] for k in KERNELS),
                 f"{r['ratio']:.4f}" if r['ratio'] is not None else '-',
                 f"<={r['target']:.2f}" if r['target'] else '-', r['verdict'] or '-',
                 *(spread_cell(r['spread-' + k]) or '-' for k in KERNELS), r['note'] or '-',
@@ -171,7 +176,7 @@ def table(rows, kernels, full):
         if r['note']:
             notes.setdefault(r['note'], []).append(r['name'])
     if notes:
-        lines.append('not measured:')
+        lines.append('not measured, or failed:')
         lines.extend(f"  {', '.join(names)}: {note}" for note, names in notes.items())
     return '\n'.join(lines)
 
@@ -276,11 +281,13 @@ def main(argv):
             top = max(sp)
             print(f'run-to-run spread over {nruns} boots per kernel: max {top[0]:.2f}% '
                   f'({top[1]}), mean {sum(x for x, _ in sp) / len(sp):.2f}%')
-    else:
+    elif not problems:
         print('smoke mode: every benchmark ran and printed a number; speed is not judged')
     print(f'wrote {a.tsv} and {a.svg}')
     for p in problems:
         print(f'bench: {p}', file=sys.stderr)
+    if problems:
+        print(f'bench: {len(problems)} problem(s) above: see the guest logs', file=sys.stderr)
     return 1 if problems else 0
 
 

@@ -19,13 +19,14 @@
 # Exit status 1 when a benchmark fails or prints no number, a guest does
 # not finish, or a console shows a kernel bug.  Missing a speed target
 # does not fail the run (the table says so).
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
 
-mode=full build=yes
+mode=full do_build=yes
 for a in "$@"; do
 	case $a in
 	--smoke) mode=smoke ;;
-	--no-build) build=no ;;
+	--no-build) do_build=no ;;
 	-h | --help) sed -n '2,22p' "$0" && exit 0 ;;
 	*) die "bench/run.sh: unknown argument '$a' (try --help)" ;;
 	esac
@@ -44,7 +45,7 @@ read -r -a configs <<<"$(active_configs)"
 absent=()
 [ -z "$(absent_reason)" ] || absent=(--absent "utrace-on=$(absent_reason)")
 
-if [ $build = yes ]; then
+if [ $do_build = yes ]; then
 	"$TOP/scripts/build.sh" "${configs[@]}"
 fi
 for c in "${configs[@]}"; do
@@ -73,7 +74,7 @@ rc=0
 logs=()
 for c in "${configs[@]}"; do
 	cols=""
-	for r in $(seq 1 $runs); do
+	for r in $(seq 1 "$runs"); do
 		dir=$out/$c-run$r
 		mkdir -p "$dir"
 		cat >"$dir/guest.conf" <<-EOF

@@ -4,7 +4,7 @@
 # the kernel work tree in turn, builds incrementally in the same O=
 # directories as 'make build', and returns to the branch it was on.
 #
-# A commit that only touches tools/, Documentation/ or samples/ text (no
+# A commit that only touches tools/, Documentation/ or MAINTAINERS (no
 # file that the kernel build reads) inherits the verdict of its parent: it
 # cannot change the kernel build, so building it again proves nothing.
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -19,7 +19,7 @@ pass=0 fail=0
 mapfile -t commits < <(kgit rev-list --reverse "base..$last")
 for c in "${commits[@]}"; do
 	subj=$(kgit log -1 --format='%h %s' "$c")
-	if [ -z "$(kgit diff --name-only "$c^" "$c" -- . ':!tools/' ':!Documentation/' | head -n1)" ]; then
+	if [ -z "$(kgit diff --name-only "$c^" "$c" -- . ':!tools/' ':!Documentation/' ':!MAINTAINERS' | head -n1)" ]; then
 		echo "series-build: $subj: touches no kernel build input"
 		pass=$((pass + 1))
 		continue

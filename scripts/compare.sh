@@ -33,6 +33,19 @@ for c in "${configs[@]}"; do
 		echo "compare: the $c kernel reported a bug in its console (above): this fails the run" >&2
 		rc=1
 	fi
+	# Built-in KUnit suites (utrace-on) print KTAP on the console at boot.
+	if grep -qx 'CONFIG_KUNIT=y' "$BUILD/out/$c/.config"; then
+		if python3 "$LINUX_DIR/tools/testing/kunit/kunit.py" parse "$out/console.log" \
+			>"$out/kunit.txt" 2>&1 && grep -q 'Testing complete. Ran [1-9]' "$out/kunit.txt"; then
+			note "$c KUnit: $(grep -o 'Testing complete.*' "$out/kunit.txt")"
+			echo "1 0 0" >"$res/kunit-$c.counts"
+		else
+			tail -n 30 "$out/kunit.txt" >&2
+			echo "compare: the $c KUnit suites failed or did not run (above; full: $out/kunit.txt)" >&2
+			echo "0 1 0" >"$res/kunit-$c.counts"
+			rc=1
+		fi
+	fi
 	if ! "$TOP/tests/ktap.py" "$out/output.log" >"$out/results.tsv"; then
 		echo "compare: the $c results are incomplete (above)" >&2
 		rc=1

@@ -84,7 +84,7 @@ class TestReport(unittest.TestCase):
             absent='utrace-on=no CONFIG_UTRACE yet')
         self.assertEqual(rc, 0)
         self.assertTrue(tsv[0].startswith('benchmark\tunit\tutrace-off\tutrace-on\tratio'))
-        self.assertTrue(tsv[1].startswith('getpid\tus/op\t200\tnot-built\t-\t'))
+        self.assertTrue(tsv[1].startswith('getpid\tus/op\t200.000\tnot-built\t-\t'))
         self.assertIn('utrace-on: not built yet: no CONFIG_UTRACE yet', out)
 
     def test_ratio_and_targets(self):
@@ -135,7 +135,7 @@ class TestReport(unittest.TestCase):
         rc, tsv, out, _ = self.run_report('smoke', {'utrace-off': [text]})
         self.assertEqual(rc, 0)
         self.assertIn('engines-1-per-event\tns/syscall\tpending', '\n'.join(tsv))
-        self.assertIn('pending: needs a module', out)
+        self.assertIn("pending: needs a module", out)
 
 
 if __name__ == '__main__':
