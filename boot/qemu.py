@@ -34,7 +34,7 @@ def qemu_command(kernel, out, script, args, icount, accel):
         'root=/dev/root', 'rootfstype=9p', 'ro',
         'rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose',
         f'init={INIT}', 'panic=-1', 
-        'loglevel=6', 'printk.time=1', 'tsc=reliable', 'no_hash_pointers',
+        'loglevel=7', 'printk.time=1', 'tsc=reliable', 'no_hash_pointers',
         f'UTRACE_SCRIPT={script}', f'UTRACE_ARGS={args}' if args else '',
     ]).split()
     cmd = [

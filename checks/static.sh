@@ -12,6 +12,7 @@ mkdir -p "$chk" "$BUILD/results"
 head=$(kgit rev-parse HEAD)
 cc="gcc"
 command -v ccache >/dev/null && cc="ccache gcc"
+export CCACHE_BASEDIR=$BUILD
 export KBUILD_BUILD_TIMESTAMP="$(ref_get commit-date)" KBUILD_BUILD_USER=utrace KBUILD_BUILD_HOST=workbench
 
 mapfile -t files < <(kgit diff --name-only --diff-filter=AM base HEAD -- '*.c' \

@@ -13,6 +13,9 @@ jobs=$(nproc)
 export KBUILD_BUILD_TIMESTAMP="$(ref_get commit-date)"
 export KBUILD_BUILD_USER=utrace KBUILD_BUILD_HOST=workbench
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+# Paths below build/ are hashed relative to the O= directory, so a fresh
+# clone elsewhere (CI) hits the cache a previous build on this machine left.
+export CCACHE_BASEDIR=$BUILD
 cc="gcc"
 command -v ccache >/dev/null && cc="ccache gcc"
 
