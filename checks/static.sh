@@ -67,9 +67,11 @@ mapfile -t cocci_rules < <(grep -L -E '@(script|initialize|finalize):ocaml' -r "
 mapfile -t cocci_ocaml < <(grep -l -E '@(script|initialize|finalize):ocaml' -r "$LINUX_DIR/scripts/coccinelle" --include='*.cocci' | LC_ALL=C sort)
 
 # numbered FILE: each line with its occurrence count, sorted, so that comm
-# takes a multiset difference.
+# takes a multiset difference.  Line numbers inside a message ("preceding
+# lock on line 504") move when the series adds lines above them, so they
+# are masked too.
 numbered() {
-	awk '{print $0 "\t" ++n[$0]}' "$1" | LC_ALL=C sort
+	sed -E 's/\<line [0-9]+/line N/g' "$1" | awk '{print $0 "\t" ++n[$0]}' | LC_ALL=C sort
 }
 
 new_total=0 base_total=0 checked=0
