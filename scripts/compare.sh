@@ -53,6 +53,23 @@ for c in "${configs[@]}"; do
 	cols+=("$c=$out/results.tsv")
 done
 
+# The real clients' transcripts (tests/clients), normalised and compared
+# between the kernels: one 'clients/NAME transcript' row per client.
+if grep -q '^clients/' "$BUILD/tests/runlist"; then
+	"$TOP/tests/clients/transcripts.py" "$res" "$BUILD/tests/runlist" "${configs[@]}" || {
+		echo "compare: comparing the clients' transcripts failed (above)" >&2
+		rc=1
+	}
+	for c in "${configs[@]}"; do
+		if [ -f "$res/$c/transcripts.tsv" ]; then
+			cols+=("$c=$res/$c/transcripts.tsv")
+		else
+			echo "compare: $res/$c/transcripts.tsv was not written: the transcript rows are missing" >&2
+			rc=1
+		fi
+	done
+fi
+
 "$TOP/tests/compare.py" "$res/compare.tsv" "${cols[@]}" "${absent[@]}" \
 	--known "$TOP/tests/known-failures.txt" || rc=1
 exit $rc

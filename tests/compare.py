@@ -4,9 +4,11 @@
   compare.py OUT_TSV NAME=RESULTS_TSV [NAME=RESULTS_TSV...] [--absent NAME=REASON]
              [--known FILE]
 
-Each RESULTS_TSV comes from ktap.py for one kernel.  Writes OUT_TSV with
-the header 'suite test NAME...' and prints the table, marking rows that
-differ with '<>'.  A result missing from one kernel is 'missing'.
+Each RESULTS_TSV comes from ktap.py (or tests/clients/transcripts.py) for
+one kernel; a NAME given more than once gets the rows of all its files,
+in order.  Writes OUT_TSV with the header 'suite test NAME...' and prints
+the table, marking rows that differ with '<>'.  A result missing from one
+kernel is 'missing'.
 
 Exit 0 only when every row is identical across the kernels and every
 result is pass or skip; otherwise 1, after naming the rows that failed.
@@ -100,7 +102,13 @@ def main(argv):
             continue
         name, path = a.split('=', 1)
         rows, order = load(path)
-        columns.append((name, rows, order))
+        same = [c for c in columns if c[0] == name]
+        if same:
+            _, have, have_order = same[0]
+            have_order += [k for k in order if k not in have]
+            have.update(rows)
+        else:
+            columns.append((name, rows, order))
     table = apply_known(merge(columns), known)
     names = [c[0] for c in columns]
     with open(out, 'w') as f:
