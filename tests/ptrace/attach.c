@@ -13,23 +13,11 @@ static int helper_main(int argc, char **argv)
 	return 127;
 }
 
-/* Child body: wait for one byte on fd (passed as arg), then exit 42. */
-static int body_wait_pipe(void *arg)
-{
-	int fd = (int)(long)arg;
-
-	if (pipe_read_byte(fd) < 0)
-		return 1;
-	return 42;
-}
-
 TEST(traceme_sigstop_status)
 {
-	pid_t pid = spawn_traceme(NULL, NULL);
+	pid_t pid = traceme_child(_metadata, NULL, NULL);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0));
 }
 
 static int body_traceme_twice(void *arg)
@@ -42,11 +30,9 @@ static int body_traceme_twice(void *arg)
 
 TEST(traceme_twice_eperm)
 {
-	pid_t pid = spawn_traceme(body_traceme_twice, NULL);
+	pid_t pid = traceme_child(_metadata, body_traceme_twice, NULL);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0));
 }
 
 TEST(traceme_exec_legacy_sigtrap)
@@ -62,27 +48,18 @@ TEST(traceme_exec_legacy_sigtrap)
 		_exit(97);
 	}
 	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
-	EXPECT_EQ(SIGTRAP, si.si_signo);
-	EXPECT_EQ(SI_USER, si.si_code);
-	EXPECT_EQ(pid, si.si_pid);
+	expect_siginfo(_metadata, pid, &si, SIGTRAP, SI_USER, pid);
 	EXPECT_EQ(0, (int)si.si_uid);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(7), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(7));
 }
 
 TEST(attach_sends_sigstop)
 {
 	siginfo_t si;
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = plain_child(_metadata, body_pause, NULL);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_ATTACH, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
-	EXPECT_EQ(SIGSTOP, si.si_signo);
-	EXPECT_EQ(SI_KERNEL, si.si_code);
-	EXPECT_EQ(0, si.si_pid);
+	attach_stop(_metadata, pid);
+	expect_siginfo(_metadata, pid, &si, SIGSTOP, SI_KERNEL, 0);
 	EXPECT_EQ(0, (int)si.si_uid);
 	EXPECT_EQ('t', task_state(pid, pid));
 	kill_reap(pid);
@@ -91,36 +68,25 @@ TEST(attach_sends_sigstop)
 TEST(attach_then_detach_continues)
 {
 	int fds[2];
-	pid_t pid;
+	pid_t pid = piped_child(_metadata, body_wait_pipe, fds);
 
-	ASSERT_EQ(0, pipe(fds));
-	pid = spawn(body_wait_pipe, (void *)(long)fds[0]);
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_ATTACH, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_DETACH, pid, 0, 0));
-	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
-	EXPECT_EQ(ST_EXITED(42), wstat(pid, 0));
+	attach_stop(_metadata, pid);
+	resume_release_expect(_metadata, pid, PTRACE_DETACH, 0, fds, ST_EXITED(42));
 }
 
 TEST(detach_with_signal_delivers_it)
 {
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = plain_child(_metadata, body_pause, NULL);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_ATTACH, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_DETACH, pid, 0, SIGUSR1));
-	EXPECT_EQ(ST_KILLED(SIGUSR1), wstat(pid, 0));
+	attach_stop(_metadata, pid);
+	resume_expect(_metadata, pid, PTRACE_DETACH, SIGUSR1, ST_KILLED(SIGUSR1));
 }
 
 TEST(detach_invalid_signal_eio)
 {
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = plain_child(_metadata, body_pause, NULL);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_ATTACH, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, 0));
+	attach_stop(_metadata, pid);
 	EXPECT_EQ(-EIO, PTRE(PTRACE_DETACH, pid, 0, _NSIG + 1));
 	/* Still traced and stopped. */
 	EXPECT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &(siginfo_t){}));
@@ -129,19 +95,16 @@ TEST(detach_invalid_signal_eio)
 
 TEST(detach_running_tracee_esrch)
 {
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = seized_child(_metadata, body_pause, NULL, 0);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
 	EXPECT_EQ(-ESRCH, PTRE(PTRACE_DETACH, pid, 0, 0));
 	kill_reap(pid);
 }
 
 TEST(detach_untraced_esrch)
 {
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = plain_child(_metadata, body_pause, NULL);
 
-	ASSERT_GT(pid, 0);
 	EXPECT_EQ(-ESRCH, PTRE(PTRACE_DETACH, pid, 0, 0));
 	kill_reap(pid);
 }
@@ -226,9 +189,8 @@ TEST(attach_kthread_eperm)
 
 TEST(attach_nonexistent_esrch)
 {
-	pid_t pid = spawn(NULL, NULL);
+	pid_t pid = plain_child(_metadata, NULL, NULL);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(ST_EXITED(0), wstat(pid, 0));
 	EXPECT_EQ(-ESRCH, PTRE(PTRACE_ATTACH, pid, 0, 0));
 	EXPECT_EQ(-ESRCH, PTRE(PTRACE_SEIZE, pid, 0, 0));
@@ -239,9 +201,8 @@ TEST(attach_nonexistent_esrch)
 TEST(attach_zombie_eperm)
 {
 	siginfo_t si;
-	pid_t pid = spawn(NULL, NULL);
+	pid_t pid = plain_child(_metadata, NULL, NULL);
 
-	ASSERT_GT(pid, 0);
 	/* Wait until it is a zombie, without reaping it. */
 	ASSERT_EQ(0, waitid(P_PID, pid, &si, WEXITED | WNOWAIT));
 	EXPECT_EQ(-EPERM, PTRE(PTRACE_ATTACH, pid, 0, 0));
@@ -251,9 +212,8 @@ TEST(attach_zombie_eperm)
 
 TEST(double_attach_eperm)
 {
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = plain_child(_metadata, body_pause, NULL);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_ATTACH, pid, 0, 0));
 	EXPECT_EQ(-EPERM, PTRE(PTRACE_ATTACH, pid, 0, 0));
 	EXPECT_EQ(-EPERM, PTRE(PTRACE_SEIZE, pid, 0, 0));
@@ -263,11 +223,9 @@ TEST(double_attach_eperm)
 
 TEST(attach_traced_by_other_eperm)
 {
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = seized_child(_metadata, body_pause, NULL, 0);
 	pid_t other;
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
 	other = fork_child();
 	if (other == 0) {
 		if (ptr(PTRACE_ATTACH, pid, 0, 0) != -1 || errno != EPERM)
@@ -283,11 +241,8 @@ TEST(attach_traced_by_other_eperm)
 TEST(traceme_when_traced_eperm)
 {
 	int fds[2];
-	pid_t pid;
+	pid_t pid = fork_with_pipe(_metadata, fds);
 
-	ASSERT_EQ(0, pipe(fds));
-	pid = fork_child();
-	ASSERT_GE(pid, 0);
 	if (pid == 0) {
 		if (pipe_read_byte(fds[0]) < 0)
 			_exit(1);
@@ -296,16 +251,13 @@ TEST(traceme_when_traced_eperm)
 		_exit(0);
 	}
 	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
-	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	release_expect(_metadata, pid, fds, 0, ST_EXITED(0));
 }
 
 TEST(seize_does_not_stop)
 {
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = seized_child(_metadata, body_pause, NULL, 0);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
 	EXPECT_EQ(0, wait_st(pid, NULL, WNOHANG | __WALL));
 	/* Not stopped: requests that need a stopped tracee fail. */
 	EXPECT_EQ(-ESRCH, PTRE(PTRACE_GETSIGINFO, pid, 0, &(siginfo_t){}));
@@ -314,9 +266,8 @@ TEST(seize_does_not_stop)
 
 TEST(seize_nonzero_addr_eio)
 {
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = plain_child(_metadata, body_pause, NULL);
 
-	ASSERT_GT(pid, 0);
 	EXPECT_EQ(-EIO, PTRE(PTRACE_SEIZE, pid, 1, 0));
 	/* Not traced afterwards. */
 	EXPECT_EQ(-ESRCH, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
@@ -325,44 +276,49 @@ TEST(seize_nonzero_addr_eio)
 
 TEST(seize_unknown_option_eio)
 {
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = plain_child(_metadata, body_pause, NULL);
 
-	ASSERT_GT(pid, 0);
 	EXPECT_EQ(-EIO, PTRE(PTRACE_SEIZE, pid, 0, 0x40000000UL));
-	EXPECT_EQ(-EIO, PTRE(PTRACE_SEIZE, pid, 0, 1UL << 30));
+	/* Bit 8, between PTRACE_O_TRACESECCOMP and PTRACE_O_EXITKILL. */
+	EXPECT_EQ(-EIO, PTRE(PTRACE_SEIZE, pid, 0, 1UL << 8));
 	kill_reap(pid);
 }
 
 TEST(setoptions_unknown_option_einval)
 {
-	pid_t pid = spawn_traceme(NULL, NULL);
+	pid_t pid = traceme_child(_metadata, NULL, NULL);
 
-	ASSERT_GT(pid, 0);
 	EXPECT_EQ(-EINVAL, PTRE(PTRACE_SETOPTIONS, pid, 0, 0x40000000UL));
 	EXPECT_EQ(0, PTRE(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESYSGOOD));
 	kill_reap(pid);
 }
 
-TEST(seize_with_options_applies_them)
+/*
+ * A body_pause child SEIZEd with PTRACE_O_TRACEEXIT and sent SIGTERM:
+ * asserts its SIGTERM stop and, once SIGTERM is delivered, its exit event.
+ */
+static pid_t sigterm_exit_stop(struct __test_metadata *_metadata)
 {
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = seized_child(_metadata, body_pause, NULL, PTRACE_O_TRACEEXIT);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, PTRACE_O_TRACEEXIT));
 	ASSERT_EQ(0, kill(pid, SIGTERM));
 	ASSERT_EQ(ST_STOPPED(SIGTERM), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGTERM));
-	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_EXIT), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_KILLED(SIGTERM), wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_CONT, SIGTERM, ST_EVENT(PTRACE_EVENT_EXIT));
+	return pid;
+}
+
+TEST(seize_with_options_applies_them)
+{
+	pid_t pid = sigterm_exit_stop(_metadata);
+
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_KILLED(SIGTERM));
 }
 
 TEST(request_untraced_esrch)
 {
 	unsigned long v;
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = plain_child(_metadata, body_pause, NULL);
 
-	ASSERT_GT(pid, 0);
 	EXPECT_EQ(-ESRCH, peek(PTRACE_PEEKDATA, pid, (unsigned long)&v, &v));
 	EXPECT_EQ(-ESRCH, PTRE(PTRACE_CONT, pid, 0, 0));
 	EXPECT_EQ(-ESRCH, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
@@ -372,9 +328,8 @@ TEST(request_untraced_esrch)
 
 TEST(unknown_request_eio)
 {
-	pid_t pid = spawn_traceme(NULL, NULL);
+	pid_t pid = traceme_child(_metadata, NULL, NULL);
 
-	ASSERT_GT(pid, 0);
 	EXPECT_EQ(-EIO, PTRE(0x7777, pid, 0, 0));
 	EXPECT_EQ(-EIO, PTRE(0x42ff, pid, 0, 0));
 	kill_reap(pid);
@@ -382,11 +337,9 @@ TEST(unknown_request_eio)
 
 TEST(interrupt_on_attach_mode_eio)
 {
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = plain_child(_metadata, body_pause, NULL);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_ATTACH, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, 0));
+	attach_stop(_metadata, pid);
 	EXPECT_EQ(-EIO, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
 	EXPECT_EQ(-EIO, PTRE(PTRACE_LISTEN, pid, 0, 0));
 	kill_reap(pid);
@@ -394,31 +347,23 @@ TEST(interrupt_on_attach_mode_eio)
 
 TEST(kill_request_stopped)
 {
-	pid_t pid = spawn_traceme(NULL, NULL);
+	pid_t pid = traceme_child(_metadata, NULL, NULL);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_KILL, pid, 0, 0));
-	EXPECT_EQ(ST_KILLED(SIGKILL), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_KILL, 0, ST_KILLED(SIGKILL));
 }
 
 TEST(kill_request_running)
 {
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = seized_child(_metadata, body_pause, NULL, 0);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_KILL, pid, 0, 0));
-	EXPECT_EQ(ST_KILLED(SIGKILL), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_KILL, 0, ST_KILLED(SIGKILL));
 }
 
 TEST(attach_group_stopped_task)
 {
 	int fds[2];
-	pid_t pid;
+	pid_t pid = piped_child(_metadata, body_wait_pipe, fds);
 
-	ASSERT_EQ(0, pipe(fds));
-	pid = spawn(body_wait_pipe, (void *)(long)fds[0]);
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, kill(pid, SIGSTOP));
 	ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, WUNTRACED));
 	ASSERT_EQ(0, PTRE(PTRACE_ATTACH, pid, 0, 0));
@@ -430,41 +375,29 @@ TEST(attach_group_stopped_task)
 	EXPECT_TRUE(wait_task_state(pid, pid, 'T', 5000));
 	/* ...until SIGCONT. */
 	ASSERT_EQ(0, kill(pid, SIGCONT));
-	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
-	EXPECT_EQ(ST_EXITED(42), wstat(pid, 0));
+	release_expect(_metadata, pid, fds, 0, ST_EXITED(42));
 }
 
 TEST(seize_group_stopped_task)
 {
 	siginfo_t si;
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = plain_child(_metadata, body_pause, NULL);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, kill(pid, SIGSTOP));
 	ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, WUNTRACED));
 	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
 	ASSERT_EQ(ST_GROUPSTOP(SIGSTOP), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
-	EXPECT_EQ(SIGSTOP, si.si_signo);
-	EXPECT_EQ(SIGSTOP | (PTRACE_EVENT_STOP << 8), si.si_code);
-	EXPECT_EQ(pid, si.si_pid);
+	expect_siginfo(_metadata, pid, &si, SIGSTOP, SIGSTOP | (PTRACE_EVENT_STOP << 8), pid);
 	kill_reap(pid);
 }
 
 TEST(detach_from_interrupt_stop_continues)
 {
 	int fds[2];
-	pid_t pid;
+	pid_t pid = piped_child(_metadata, body_wait_pipe, fds);
 
-	ASSERT_EQ(0, pipe(fds));
-	pid = spawn(body_wait_pipe, (void *)(long)fds[0]);
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
-	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_DETACH, pid, 0, 0));
-	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
-	EXPECT_EQ(ST_EXITED(42), wstat(pid, 0));
+	seize_interrupt(_metadata, pid, 0);
+	resume_release_expect(_metadata, pid, PTRACE_DETACH, 0, fds, ST_EXITED(42));
 }
 
 /*
@@ -523,40 +456,29 @@ static int tracer_then_exit(pid_t pid, int mode)
 TEST(tracer_exit_releases_tracee)
 {
 	int fds[2];
-	pid_t pid;
+	pid_t pid = piped_child(_metadata, body_wait_pipe, fds);
 
-	ASSERT_EQ(0, pipe(fds));
-	pid = spawn(body_wait_pipe, (void *)(long)fds[0]);
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(ST_EXITED(0), tracer_then_exit(pid, 0));
 	/* Untraced again: anyone may attach. */
 	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
-	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
-	EXPECT_EQ(ST_EXITED(42), wstat(pid, 0));
+	release_expect(_metadata, pid, fds, 0, ST_EXITED(42));
 }
 
 TEST(tracer_exit_after_reaping_sigstop_stop_continues)
 {
 	int fds[2];
-	pid_t pid;
+	pid_t pid = piped_child(_metadata, body_wait_pipe, fds);
 
-	ASSERT_EQ(0, pipe(fds));
-	pid = spawn(body_wait_pipe, (void *)(long)fds[0]);
-	ASSERT_GT(pid, 0);
 	/* waitpid() consumed the stop and zeroed the tracee's exit_code. */
 	ASSERT_EQ(ST_EXITED(0), tracer_then_exit(pid, 1));
-	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
-	EXPECT_EQ(ST_EXITED(42), wstat(pid, WUNTRACED));
+	release_expect(_metadata, pid, fds, WUNTRACED, ST_EXITED(42));
 }
 
 TEST(tracer_exit_in_unreaped_sigstop_stop_group_stops)
 {
 	int fds[2];
-	pid_t pid;
+	pid_t pid = piped_child(_metadata, body_wait_pipe, fds);
 
-	ASSERT_EQ(0, pipe(fds));
-	pid = spawn(body_wait_pipe, (void *)(long)fds[0]);
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(ST_EXITED(0), tracer_then_exit(pid, 4));
 	/*
 	 * The stop was only seen with WNOWAIT, so SIGSTOP is still the
@@ -565,24 +487,21 @@ TEST(tracer_exit_in_unreaped_sigstop_stop_group_stops)
 	 */
 	EXPECT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, WUNTRACED));
 	ASSERT_EQ(0, kill(pid, SIGCONT));
-	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
-	EXPECT_EQ(ST_EXITED(42), wstat(pid, 0));
+	release_expect(_metadata, pid, fds, 0, ST_EXITED(42));
 }
 
 TEST(tracer_exit_exitkill_seize)
 {
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = plain_child(_metadata, body_pause, NULL);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(ST_EXITED(0), tracer_then_exit(pid, 2));
 	EXPECT_EQ(ST_KILLED(SIGKILL), wstat(pid, 0));
 }
 
 TEST(tracer_exit_exitkill_setoptions)
 {
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = plain_child(_metadata, body_pause, NULL);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(ST_EXITED(0), tracer_then_exit(pid, 3));
 	EXPECT_EQ(ST_KILLED(SIGKILL), wstat(pid, 0));
 }
@@ -599,35 +518,25 @@ TEST(tracer_exit_running_tracee_unaffected)
 	if (t == 0)
 		_exit(ptr(PTRACE_SEIZE, pid, 0, 0) ? 1 : 0);
 	ASSERT_EQ(ST_EXITED(0), wstat(t, 0));
-	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
-	EXPECT_EQ(ST_EXITED(42), wstat(pid, 0));
+	release_expect(_metadata, pid, fds, 0, ST_EXITED(42));
 }
 
 TEST(detach_sigstop_delivery_stop_suppresses_sigstop)
 {
 	int fds[2];
-	pid_t pid;
+	pid_t pid = piped_child(_metadata, body_wait_pipe, fds);
 
-	ASSERT_EQ(0, pipe(fds));
-	pid = spawn(body_wait_pipe, (void *)(long)fds[0]);
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_ATTACH, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, 0));
+	attach_stop(_metadata, pid);
 	ASSERT_EQ(0, PTRE(PTRACE_DETACH, pid, 0, 0));
 	/* No group stop follows: nothing for WUNTRACED. */
-	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
-	EXPECT_EQ(ST_EXITED(42), wstat(pid, WUNTRACED));
+	release_expect(_metadata, pid, fds, WUNTRACED, ST_EXITED(42));
 }
 
 TEST(detach_releases_for_other_tracer)
 {
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = interrupted_child(_metadata, body_pause, NULL, 0);
 	pid_t other;
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
-	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(pid, 0));
 	ASSERT_EQ(0, PTRE(PTRACE_DETACH, pid, 0, 0));
 	other = fork_child();
 	if (other == 0) {
@@ -643,15 +552,13 @@ TEST(detach_releases_for_other_tracer)
 
 TEST(traceme_parent_sees_signal_stops)
 {
-	pid_t pid = spawn_traceme(NULL, NULL);
+	pid_t pid = traceme_child(_metadata, NULL, NULL);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, kill(pid, SIGUSR2));
 	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
 	/* body NULL: child exits 0 unless SIGUSR2 arrives first. */
 	EXPECT_EQ(ST_STOPPED(SIGUSR2), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGUSR2));
-	EXPECT_EQ(ST_KILLED(SIGUSR2), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, SIGUSR2, ST_KILLED(SIGUSR2));
 }
 
 static int body_getppid_loop(void *arg)
@@ -664,67 +571,42 @@ static int body_getppid_loop(void *arg)
 
 TEST(detach_at_syscall_stop_with_signal)
 {
-	pid_t pid = spawn_traceme(body_getppid_loop, NULL);
+	pid_t pid = traceme_child(_metadata, body_getppid_loop, NULL);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_SYSCALL, 0, ST_STOPPED(SIGTRAP));
 	/* The signal is sent as the syscall stop returns. */
-	ASSERT_EQ(0, PTRE(PTRACE_DETACH, pid, 0, SIGUSR1));
-	EXPECT_EQ(ST_KILLED(SIGUSR1), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_DETACH, SIGUSR1, ST_KILLED(SIGUSR1));
 }
 
 TEST(detach_at_interrupt_stop_signal_ignored)
 {
 	int fds[2];
-	pid_t pid;
+	pid_t pid = piped_child(_metadata, body_wait_pipe, fds);
 
-	ASSERT_EQ(0, pipe(fds));
-	pid = spawn(body_wait_pipe, (void *)(long)fds[0]);
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
-	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_DETACH, pid, 0, SIGUSR1));
-	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
-	EXPECT_EQ(ST_EXITED(42), wstat(pid, 0));
+	seize_interrupt(_metadata, pid, 0);
+	resume_release_expect(_metadata, pid, PTRACE_DETACH, SIGUSR1, fds, ST_EXITED(42));
 }
 
 TEST(detach_at_exit_event_stop)
 {
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = sigterm_exit_stop(_metadata);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, PTRACE_O_TRACEEXIT));
-	ASSERT_EQ(0, kill(pid, SIGTERM));
-	ASSERT_EQ(ST_STOPPED(SIGTERM), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGTERM));
-	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_EXIT), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_DETACH, pid, 0, 0));
-	EXPECT_EQ(ST_KILLED(SIGTERM), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_DETACH, 0, ST_KILLED(SIGTERM));
 }
 
 static int tracer_pid_of(pid_t pid)
 {
-	char path[64], buf[4096], *p;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	if (read_file_str(path, buf, sizeof(buf)) <= 0)
-		return -1;
-	p = strstr(buf, "\nTracerPid:");
-	return p ? atoi(p + 11) : -1;
+	return proc_status_int(pid, "\nTracerPid:");
 }
 
 TEST(proc_status_tracerpid)
 {
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = plain_child(_metadata, body_pause, NULL);
 
-	ASSERT_GT(pid, 0);
 	EXPECT_EQ(0, tracer_pid_of(pid));
 	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
 	EXPECT_EQ(getpid(), tracer_pid_of(pid));
-	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
-	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(pid, 0));
+	interrupt_stop(_metadata, pid);
 	EXPECT_EQ('t', task_state(pid, pid));
 	ASSERT_EQ(0, PTRE(PTRACE_DETACH, pid, 0, 0));
 	EXPECT_EQ(0, tracer_pid_of(pid));
@@ -805,19 +687,15 @@ TEST(tracer_thread_exit_releases_tracee)
 	EXPECT_EQ(0, tracer_pid_of(a.pid));
 	/* Untraced: this thread can seize it now. */
 	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, a.pid, 0, 0));
-	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
-	EXPECT_EQ(ST_EXITED(42), wstat(a.pid, 0));
+	release_expect(_metadata, a.pid, fds, 0, ST_EXITED(42));
 }
 
 TEST(requests_on_traced_zombie)
 {
 	siginfo_t si;
 	int fds[2];
-	pid_t pid;
+	pid_t pid = piped_child(_metadata, body_wait_pipe, fds);
 
-	ASSERT_EQ(0, pipe(fds));
-	pid = spawn(body_wait_pipe, (void *)(long)fds[0]);
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
 	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
 	ASSERT_EQ(0, waitid(P_PID, pid, &si, WEXITED | WNOWAIT));

@@ -52,78 +52,39 @@ asm(".pushsection .text\n"
     ".popsection\n");
 extern const char pt32_step_code[], pt32_int80[], pt32_exit_esi[];
 
-static char **saved_argv;
 volatile unsigned int target_var = 0x11223344;
-
-static int get_regs(pid_t pid, struct user_regs_struct *r)
-{
-	return PTRE(PTRACE_GETREGS, pid, 0, r);
-}
-
-static int set_regs(pid_t pid, struct user_regs_struct *r)
-{
-	return PTRE(PTRACE_SETREGS, pid, 0, r);
-}
-
-static unsigned long get_eip(pid_t pid)
-{
-	struct user_regs_struct r;
-
-	return get_regs(pid, &r) ? 0 : r.eip;
-}
-
-static void set_eip(struct __test_metadata *_metadata, pid_t pid,
-		    const void *eip, long eax)
-{
-	struct user_regs_struct r;
-
-	ASSERT_EQ(0, get_regs(pid, &r));
-	r.eip = (unsigned long)eip;
-	r.eax = eax;
-	ASSERT_EQ(0, set_regs(pid, &r));
-}
 
 TEST(traceme_sigstop_and_exit)
 {
-	pid_t pid = spawn_traceme(NULL, NULL);
+	pid_t pid = traceme_child(_metadata, NULL, NULL);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0));
 }
 
 TEST(attach_sends_sigstop)
 {
 	siginfo_t si;
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = plain_child(_metadata, body_pause, NULL);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_ATTACH, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, 0));
+	attach_stop(_metadata, pid);
 	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
 	EXPECT_EQ(SIGSTOP, si.si_signo);
 	EXPECT_EQ(SI_KERNEL, si.si_code);
-	ASSERT_EQ(0, PTRE(PTRACE_DETACH, pid, 0, SIGTERM));
-	EXPECT_EQ(ST_KILLED(SIGTERM), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_DETACH, SIGTERM, ST_KILLED(SIGTERM));
 }
 
 TEST(seize_interrupt_event_stop)
 {
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = interrupted_child(_metadata, body_pause, NULL, 0);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
-	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(pid, 0));
 	kill_reap(pid);
 }
 
 TEST(getregs_at_kill_stop)
 {
 	struct user_regs_struct r;
-	pid_t pid = spawn_traceme(body_pause, NULL);
+	pid_t pid = traceme_child(_metadata, body_pause, NULL);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, get_regs(pid, &r));
 	EXPECT_EQ(SYS_kill, r.orig_eax);
 	EXPECT_EQ(0, r.eax);
@@ -141,9 +102,8 @@ TEST(peekuser_matches_getregs)
 	long *regs = (long *)&r;
 	unsigned long v;
 	unsigned int i;
-	pid_t pid = spawn_traceme(body_pause, NULL);
+	pid_t pid = traceme_child(_metadata, body_pause, NULL);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(17 * 4, sizeof(r));
 	ASSERT_EQ(0, get_regs(pid, &r));
 	for (i = 0; i < sizeof(r) / 4; i++) {
@@ -159,9 +119,8 @@ TEST(regset_prstatus_size)
 	struct user_regs_struct r, r2;
 	struct iovec iov = { &r2, 1024 };
 	char big[1024];
-	pid_t pid = spawn_traceme(body_pause, NULL);
+	pid_t pid = traceme_child(_metadata, body_pause, NULL);
 
-	ASSERT_GT(pid, 0);
 	iov.iov_base = big;
 	ASSERT_EQ(0, PTRE(PTRACE_GETREGSET, pid, NT_PRSTATUS, &iov));
 	EXPECT_EQ(68U, iov.iov_len);
@@ -183,147 +142,98 @@ static int body_getppid(void *arg)
 TEST(syscall_stops_orig_eax)
 {
 	struct user_regs_struct r;
-	pid_t pid = spawn_traceme(body_getppid, NULL);
+	pid_t pid = traceme_child_opts(_metadata, body_getppid, NULL, PTRACE_O_TRACESYSGOOD);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESYSGOOD));
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
-	ASSERT_EQ(0, get_regs(pid, &r));
+	resume_regs(_metadata, pid, PTRACE_SYSCALL, 0, ST_SYSCALL, &r);
 	EXPECT_EQ(SYS_getppid, r.orig_eax);
 	EXPECT_EQ(-ENOSYS, r.eax);
 	EXPECT_EQ(0x11, r.ebx);
 	EXPECT_EQ(0x66, r.ebp);
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
-	ASSERT_EQ(0, get_regs(pid, &r));
+	resume_regs(_metadata, pid, PTRACE_SYSCALL, 0, ST_SYSCALL, &r);
 	EXPECT_EQ(SYS_getppid, r.orig_eax);
 	EXPECT_EQ(getpid(), r.eax);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0));
 }
 
 TEST(syscall_info_i386)
 {
 	struct ptrace_syscall_info info;
-	pid_t pid = spawn_traceme(body_getppid, NULL);
+	pid_t pid = traceme_child_opts(_metadata, body_getppid, NULL, PTRACE_O_TRACESYSGOOD);
 	int i;
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESYSGOOD));
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_SYSCALL, 0, ST_SYSCALL);
 	ASSERT_EQ(80, PTRE(PTRACE_GET_SYSCALL_INFO, pid, sizeof(info), &info));
 	EXPECT_EQ(PTRACE_SYSCALL_INFO_ENTRY, info.op);
 	EXPECT_EQ(AUDIT_ARCH_I386, info.arch);
 	EXPECT_EQ((uint64_t)SYS_getppid, info.entry.nr);
 	for (i = 0; i < 6; i++)
 		EXPECT_EQ(0x11ULL * (i + 1), info.entry.args[i]);
-	EXPECT_EQ((uint64_t)get_eip(pid), info.instruction_pointer);
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
+	EXPECT_EQ((uint64_t)get_ip(pid), info.instruction_pointer);
+	resume_assert(_metadata, pid, PTRACE_SYSCALL, 0, ST_SYSCALL);
 	ASSERT_EQ(33, PTRE(PTRACE_GET_SYSCALL_INFO, pid, sizeof(info), &info));
-	EXPECT_EQ(PTRACE_SYSCALL_INFO_EXIT, info.op);
-	EXPECT_EQ(getpid(), info.exit.rval);
-	EXPECT_EQ(0, info.exit.is_error);
+	expect_info_exit(_metadata, &info, getpid(), 0);
 	kill_reap(pid);
-}
-
-static int body_getppid_mode(void *arg)
-{
-	long r = syscall(SYS_getppid);
-
-	if (arg == (void *)1)
-		return r == getpid() ? 0 : 1;
-	if (arg == (void *)2)
-		return r == 77 ? 0 : 1;
-	return 2;
 }
 
 TEST(change_syscall_number)
 {
 	struct user_regs_struct r;
-	pid_t pid = spawn_traceme(body_getppid_mode, (void *)1);
+	pid_t pid = traceme_child(_metadata, body_getppid_expect, (void *)1);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
-	ASSERT_EQ(0, get_regs(pid, &r));
+	resume_regs(_metadata, pid, PTRACE_SYSCALL, 0, ST_STOPPED(SIGTRAP), &r);
 	ASSERT_EQ(SYS_getppid, r.orig_eax);
 	r.orig_eax = SYS_getpid;
-	ASSERT_EQ(0, set_regs(pid, &r));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	cont_with_regs(_metadata, pid, &r, ST_EXITED(0));
 }
 
 TEST(skip_syscall_orig_eax_minus_one)
 {
 	struct user_regs_struct r;
-	pid_t pid = spawn_traceme(body_getppid_mode, (void *)2);
+	pid_t pid = traceme_child(_metadata, body_getppid_expect, (void *)2);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
-	ASSERT_EQ(0, get_regs(pid, &r));
+	resume_regs(_metadata, pid, PTRACE_SYSCALL, 0, ST_STOPPED(SIGTRAP), &r);
 	r.orig_eax = -1;
 	r.eax = 77;
 	ASSERT_EQ(0, set_regs(pid, &r));
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
-	ASSERT_EQ(0, get_regs(pid, &r));
+	resume_regs(_metadata, pid, PTRACE_SYSCALL, 0, ST_STOPPED(SIGTRAP), &r);
 	EXPECT_EQ(-1, r.orig_eax);
 	EXPECT_EQ(77, r.eax);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0));
 }
 
 TEST(sysemu_skips_int80)
 {
 	struct user_regs_struct r;
-	pid_t pid = spawn_traceme(body_pause, NULL);
+	pid_t pid = traceme_child_at(_metadata, pt32_int80, SYS_getppid);
 
-	ASSERT_GT(pid, 0);
-	set_eip(_metadata, pid, pt32_int80, SYS_getppid);
-	ASSERT_EQ(0, PTRE(PTRACE_SYSEMU, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
-	ASSERT_EQ(0, get_regs(pid, &r));
+	resume_regs(_metadata, pid, PTRACE_SYSEMU, 0, ST_STOPPED(SIGTRAP), &r);
 	EXPECT_EQ(SYS_getppid, r.orig_eax);
 	EXPECT_EQ((unsigned long)pt32_int80 + 2, r.eip);
 	r.eax = 55;
 	ASSERT_EQ(0, set_regs(pid, &r));
 	/* The next syscall is the exit; rewind it so that it really runs. */
-	ASSERT_EQ(0, PTRE(PTRACE_SYSEMU, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
-	ASSERT_EQ(0, get_regs(pid, &r));
+	resume_regs(_metadata, pid, PTRACE_SYSEMU, 0, ST_STOPPED(SIGTRAP), &r);
 	EXPECT_EQ(SYS_exit, r.orig_eax);
 	EXPECT_EQ(55, r.ebx);
-	r.eip -= 2;
-	r.eax = r.orig_eax;
-	ASSERT_EQ(0, set_regs(pid, &r));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(55), wstat(pid, 0));
+	rerun_syscall(_metadata, pid, &r, ST_EXITED(55));
 }
 
 TEST(setregs_reach_user_mode)
 {
 	struct user_regs_struct r;
-	pid_t pid = spawn_traceme(body_pause, NULL);
+	pid_t pid = traceme_child(_metadata, body_pause, NULL);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, get_regs(pid, &r));
 	r.eip = (unsigned long)pt32_exit_esi;
 	r.esi = 42;
-	ASSERT_EQ(0, set_regs(pid, &r));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(42), wstat(pid, 0));
+	cont_with_regs(_metadata, pid, &r, ST_EXITED(42));
 }
 
 TEST(setregs_null_cs_eio)
 {
 	struct user_regs_struct r;
-	pid_t pid = spawn_traceme(body_pause, NULL);
+	pid_t pid = traceme_child(_metadata, body_pause, NULL);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, get_regs(pid, &r));
 	r.xcs = 0;
 	EXPECT_EQ(-EIO, set_regs(pid, &r));
@@ -339,48 +249,31 @@ static int body_check_target(void *arg)
 TEST(peek_poke_data)
 {
 	unsigned long v = 0;
-	pid_t pid = spawn_traceme(body_check_target, NULL);
+	pid_t pid = traceme_child(_metadata, body_check_target, NULL);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, peek(PTRACE_PEEKDATA, pid, (unsigned long)&target_var, &v));
 	EXPECT_EQ(0x11223344UL, v);
 	ASSERT_EQ(0, PTRE(PTRACE_POKEDATA, pid, &target_var, 0xfeed));
 	EXPECT_EQ(-EIO, peek(PTRACE_PEEKDATA, pid, 0, &v));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0));
 }
 
 TEST(singlestep_sequence)
 {
 	static const int offs[] = { 1, 2, 7, 8, 12, 13 };
-	unsigned long base = (unsigned long)pt32_step_code;
-	siginfo_t si;
-	pid_t pid = spawn_traceme(body_pause, NULL);
-	unsigned int i;
+	pid_t pid = traceme_child_at(_metadata, pt32_step_code, 0);
 
-	ASSERT_GT(pid, 0);
-	set_eip(_metadata, pid, pt32_step_code, 0);
-	for (i = 0; i < sizeof(offs) / sizeof(offs[0]); i++) {
-		ASSERT_EQ(0, PTRE(PTRACE_SINGLESTEP, pid, 0, 0));
-		ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
-		EXPECT_EQ(base + offs[i], get_eip(pid));
-	}
-	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
-	EXPECT_EQ(TRAP_TRACE, si.si_code);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0x79), wstat(pid, 0));
+	expect_step_sequence(_metadata, pid, pt32_step_code, offs, ARRAY_SIZE(offs));
+	EXPECT_EQ(TRAP_TRACE, stop_si_code(_metadata, pid));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0x79));
 }
 
 TEST(singlestep_over_int80)
 {
 	struct user_regs_struct r;
-	pid_t pid = spawn_traceme(body_pause, NULL);
+	pid_t pid = traceme_child_at(_metadata, pt32_int80, SYS_getppid);
 
-	ASSERT_GT(pid, 0);
-	set_eip(_metadata, pid, pt32_int80, SYS_getppid);
-	ASSERT_EQ(0, PTRE(PTRACE_SINGLESTEP, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
-	ASSERT_EQ(0, get_regs(pid, &r));
+	resume_regs(_metadata, pid, PTRACE_SINGLESTEP, 0, ST_STOPPED(SIGTRAP), &r);
 	EXPECT_EQ((unsigned long)pt32_int80 + 2, r.eip);
 	EXPECT_EQ(getpid(), r.eax);
 	kill_reap(pid);
@@ -396,15 +289,10 @@ static int body_self_usr1(void *arg)
 TEST(getsiginfo_setsiginfo)
 {
 	siginfo_t si;
-	pid_t pid = spawn_traceme(body_self_usr1, NULL);
+	pid_t pid = traceme_child(_metadata, body_self_usr1, NULL);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGUSR1), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
-	EXPECT_EQ(SIGUSR1, si.si_signo);
-	EXPECT_EQ(SI_USER, si.si_code);
-	EXPECT_EQ(pid, si.si_pid);
+	resume_assert(_metadata, pid, PTRACE_CONT, 0, ST_STOPPED(SIGUSR1));
+	expect_siginfo(_metadata, pid, &si, SIGUSR1, SI_USER, pid);
 	si.si_code = SI_QUEUE;
 	si.si_value.sival_int = 0x1234;
 	ASSERT_EQ(0, PTRE(PTRACE_SETSIGINFO, pid, 0, &si));
@@ -412,8 +300,7 @@ TEST(getsiginfo_setsiginfo)
 	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
 	EXPECT_EQ(SI_QUEUE, si.si_code);
 	EXPECT_EQ(0x1234, si.si_value.sival_int);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0));
 }
 
 static int body_int3(void *arg)
@@ -425,26 +312,20 @@ static int body_int3(void *arg)
 
 TEST(int3_sigtrap_si_kernel)
 {
-	siginfo_t si;
-	pid_t pid = spawn_traceme(body_int3, NULL);
+	pid_t pid = traceme_child(_metadata, body_int3, NULL);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
-	EXPECT_EQ(SI_KERNEL, si.si_code);
-	EXPECT_EQ(0xcc, *(unsigned char *)(get_eip(pid) - 1));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(3), wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_CONT, 0, ST_STOPPED(SIGTRAP));
+	EXPECT_EQ(SI_KERNEL, stop_si_code(_metadata, pid));
+	EXPECT_EQ(0xcc, *(unsigned char *)(get_ip(pid) - 1));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(3));
 }
 
 TEST(fpregs_and_fpxregs_defaults)
 {
 	struct user_fpregs_struct fp;
 	struct user_fpxregs_struct fpx;
-	pid_t pid = spawn_traceme(body_pause, NULL);
+	pid_t pid = traceme_child(_metadata, body_pause, NULL);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(108, sizeof(fp));
 	ASSERT_EQ(0, PTRE(PTRACE_GETFPREGS, pid, 0, &fp));
 	EXPECT_EQ(0xffff037fUL, (unsigned long)fp.cwd);
@@ -480,10 +361,7 @@ TEST(get_thread_area_matches_tls)
 	pid_t pid;
 
 	ASSERT_EQ(0, pipe(fds));
-	pid = spawn_traceme(body_report_tls, (void *)(long)fds[1]);
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, 0));
+	pid = traceme_child_ready(_metadata, body_report_tls, (void *)(long)fds[1]);
 	ASSERT_EQ(4, read(fds[0], &self, 4));
 	ASSERT_EQ(4, read(fds[0], &gs, 4));
 	memset(&d, 0, sizeof(d));
@@ -495,103 +373,51 @@ TEST(get_thread_area_matches_tls)
 	kill_reap(pid);
 }
 
-static int body_exit3(void *arg)
-{
-	(void)arg;
-	return 3;
-}
-
 TEST(exit_event_message)
 {
-	unsigned long msg = 0;
-	pid_t pid = spawn_traceme(body_exit3, NULL);
+	pid_t pid = traceme_child_opts(_metadata, body_exit3, NULL, PTRACE_O_TRACEEXIT);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACEEXIT));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_EXIT), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_GETEVENTMSG, pid, 0, &msg));
-	EXPECT_EQ((unsigned long)ST_EXITED(3), msg);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(3), wstat(pid, 0));
-}
-
-static int body_fork(void *arg)
-{
-	sigset_t set;
-	pid_t c;
-	int st;
-
-	(void)arg;
-	sigemptyset(&set);
-	sigaddset(&set, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	c = fork();
-	if (c == 0)
-		_exit(9);
-	if (c < 0 || waitpid(c, &st, 0) != c)
-		return 1;
-	return st == ST_EXITED(9) ? 0 : 2;
+	resume_assert(_metadata, pid, PTRACE_CONT, 0, ST_EVENT(PTRACE_EVENT_EXIT));
+	expect_eventmsg(_metadata, pid, ST_EXITED(3));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(3));
 }
 
 TEST(fork_event)
 {
 	unsigned long msg = 0;
-	pid_t pid = spawn_traceme(body_fork, NULL);
+	pid_t pid = traceme_child_opts(_metadata, body_fork, NULL, PTRACE_O_TRACEFORK);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACEFORK));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_FORK), wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_CONT, 0, ST_EVENT(PTRACE_EVENT_FORK));
 	ASSERT_EQ(0, PTRE(PTRACE_GETEVENTMSG, pid, 0, &msg));
 	ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat(msg, __WALL));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, msg, 0, 0));
-	EXPECT_EQ(ST_EXITED(9), wstat(msg, __WALL));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
-}
-
-static int body_exec7(void *arg)
-{
-	(void)arg;
-	execl("/proc/self/exe", saved_argv[0], "--exit", "7", NULL);
-	return 99;
+	resume_expect_wall(_metadata, msg, PTRACE_CONT, 0, ST_EXITED(9));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0));
 }
 
 TEST(exec_event)
 {
 	struct user_regs_struct r;
-	unsigned long msg = 0;
-	pid_t pid = spawn_traceme(body_exec7, NULL);
+	pid_t pid = traceme_child_opts(_metadata, body_exec7, NULL, PTRACE_O_TRACEEXEC);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACEEXEC));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_EXEC), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_GETEVENTMSG, pid, 0, &msg));
-	EXPECT_EQ((unsigned long)pid, msg);
+	resume_assert(_metadata, pid, PTRACE_CONT, 0, ST_EVENT(PTRACE_EVENT_EXEC));
+	expect_eventmsg(_metadata, pid, pid);
 	ASSERT_EQ(0, get_regs(pid, &r));
 	EXPECT_EQ(SYS_execve, r.orig_eax);
 	EXPECT_EQ(0x23, r.xcs);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(7), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(7));
 }
 
 TEST(exec_legacy_sigtrap)
 {
-	pid_t pid = spawn_traceme(body_exec7, NULL);
+	pid_t pid = traceme_child(_metadata, body_exec7, NULL);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(7), wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_CONT, 0, ST_STOPPED(SIGTRAP));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(7));
 }
 
 int main(int argc, char **argv)
 {
 	if (argc >= 3 && !strcmp(argv[1], "--exit"))
 		return atoi(argv[2]);
-	saved_argv = argv;
 	return test_harness_run(argc, argv);
 }

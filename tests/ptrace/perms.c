@@ -86,13 +86,37 @@ static int try_seize(long pid_and_err)
 
 #define SEIZE_ARG(pid, err)	((long)(pid) | ((long)(err) << 32))
 
-TEST(unprivileged_attach_other_uid_eperm)
+/*
+ * A target (spawn_target(target_flags), asserts pid > 0) and, as nobody,
+ * fn(SEIZE_ARG(target, err)); returns the wait status of fn's child.
+ */
+static int nobody_vs_target(struct __test_metadata *_metadata,
+			    int target_flags, int (*fn)(long), long err)
 {
-	pid_t pid = spawn_target(0);
+	pid_t pid = spawn_target(target_flags);
+	int st;
 
 	ASSERT_GT(pid, 0);
-	EXPECT_EQ(ST_EXITED(0), as_nobody(try_seize, SEIZE_ARG(pid, EPERM)));
+	st = as_nobody(fn, SEIZE_ARG(pid, err));
 	kill_reap(pid);
+	return st;
+}
+
+/* Root SEIZEs spawn_target(flags) (asserts pid > 0); returns 0 or -errno. */
+static long root_seize_target(struct __test_metadata *_metadata, int flags)
+{
+	pid_t pid = spawn_target(flags);
+	long r;
+
+	ASSERT_GT(pid, 0);
+	r = PTRE(PTRACE_SEIZE, pid, 0, 0);
+	kill_reap(pid);
+	return r;
+}
+
+TEST(unprivileged_attach_other_uid_eperm)
+{
+	EXPECT_EQ(ST_EXITED(0), nobody_vs_target(_metadata, 0, try_seize, EPERM));
 }
 
 static int seize_own_child(long flags)
@@ -121,20 +145,12 @@ TEST(unprivileged_attach_undumpable_eperm)
 
 TEST(root_attach_undumpable_ok)
 {
-	pid_t pid = spawn_target(TGT_UNDUMPABLE);
-
-	ASSERT_GT(pid, 0);
-	EXPECT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
-	kill_reap(pid);
+	EXPECT_EQ(0, root_seize_target(_metadata, TGT_UNDUMPABLE));
 }
 
 TEST(root_attach_other_uid_ok)
 {
-	pid_t pid = spawn_target(TGT_NOBODY | TGT_UNDUMPABLE);
-
-	ASSERT_GT(pid, 0);
-	EXPECT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
-	kill_reap(pid);
+	EXPECT_EQ(0, root_seize_target(_metadata, TGT_NOBODY | TGT_UNDUMPABLE));
 }
 
 static unsigned long probe_var = 0x5151;
@@ -189,9 +205,15 @@ static int drop_cap_sys_ptrace(void)
 	return syscall(SYS_capset, &h, d);
 }
 
-TEST(root_without_cap_sys_ptrace_other_uid_eperm)
+/*
+ * A target (spawn_target(target_flags), asserts pid > 0) and a root child
+ * without CAP_SYS_PTRACE that runs try_seize(SEIZE_ARG(target, err));
+ * expects that child to exit 0.
+ */
+static void seize_without_cap(struct __test_metadata *_metadata,
+			      int target_flags, long err)
 {
-	pid_t pid = spawn_target(TGT_NOBODY);
+	pid_t pid = spawn_target(target_flags);
 	pid_t t;
 
 	ASSERT_GT(pid, 0);
@@ -199,26 +221,20 @@ TEST(root_without_cap_sys_ptrace_other_uid_eperm)
 	if (t == 0) {
 		if (drop_cap_sys_ptrace())
 			_exit(90);
-		_exit(try_seize(SEIZE_ARG(pid, EPERM)));
+		_exit(try_seize(SEIZE_ARG(pid, err)));
 	}
 	EXPECT_EQ(ST_EXITED(0), wstat(t, 0));
 	kill_reap(pid);
 }
 
+TEST(root_without_cap_sys_ptrace_other_uid_eperm)
+{
+	seize_without_cap(_metadata, TGT_NOBODY, EPERM);
+}
+
 TEST(root_without_cap_sys_ptrace_same_uid_ok)
 {
-	pid_t pid = spawn_target(0);
-	pid_t t;
-
-	ASSERT_GT(pid, 0);
-	t = fork_child();
-	if (t == 0) {
-		if (drop_cap_sys_ptrace())
-			_exit(90);
-		_exit(try_seize(SEIZE_ARG(pid, 0)));
-	}
-	EXPECT_EQ(ST_EXITED(0), wstat(t, 0));
-	kill_reap(pid);
+	seize_without_cap(_metadata, 0, 0);
 }
 
 static int open_mem(pid_t pid)
@@ -244,11 +260,7 @@ static int try_open_mem(long pid_and_err)
 
 TEST(proc_mem_other_uid_eacces)
 {
-	pid_t pid = spawn_target(0);
-
-	ASSERT_GT(pid, 0);
-	EXPECT_EQ(ST_EXITED(0), as_nobody(try_open_mem, SEIZE_ARG(pid, EACCES)));
-	kill_reap(pid);
+	EXPECT_EQ(ST_EXITED(0), nobody_vs_target(_metadata, 0, try_open_mem, EACCES));
 }
 
 static int open_mem_own_child(long flags)
@@ -391,19 +403,15 @@ TEST_F(suid, exec_traceme_under_root_parent_no_euid)
 		_exit(81);
 	}
 	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(20), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(20));
 }
 
 /* A tracer with CAP_SYS_PTRACE (attached by SEIZE) lets the exec gain it. */
 TEST_F(suid, exec_seized_by_root_gains_euid)
 {
 	int fds[2];
-	pid_t pid;
+	pid_t pid = fork_with_pipe(_metadata, fds);
 
-	ASSERT_EQ(0, pipe(fds));
-	pid = fork_child();
-	ASSERT_GE(pid, 0);
 	if (pid == 0) {
 		if (become_nobody())
 			_exit(90);
@@ -415,8 +423,7 @@ TEST_F(suid, exec_seized_by_root_gains_euid)
 	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, PTRACE_O_TRACEEXEC));
 	ASSERT_EQ(0, pipe_write_byte(fds[1], 'g'));
 	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_EXEC), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(10), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(10));
 }
 
 static int attach_after_suid_exec(long unused)
@@ -482,28 +489,23 @@ static int set_scope(int scope)
  * Two unrelated nobody processes: the target (child of the test) and the
  * tracer (another child of the test), which is not its ancestor.
  */
-static int sibling_seize(int target_flags, long expect_err)
+static int sibling_seize(struct __test_metadata *_metadata, int target_flags,
+			 long expect_err)
 {
-	pid_t pid = spawn_target(TGT_NOBODY | target_flags);
-	int st;
-
-	if (pid <= 0)
-		return -1;
-	st = as_nobody(try_seize, SEIZE_ARG(pid, expect_err));
-	kill_reap(pid);
-	return st;
+	return nobody_vs_target(_metadata, TGT_NOBODY | target_flags,
+				try_seize, expect_err);
 }
 
 TEST_F(yama, scope0_non_ancestor_ok)
 {
 	ASSERT_EQ(0, set_scope(0));
-	EXPECT_EQ(ST_EXITED(0), sibling_seize(0, 0));
+	EXPECT_EQ(ST_EXITED(0), sibling_seize(_metadata, 0, 0));
 }
 
 TEST_F(yama, scope1_non_ancestor_eperm)
 {
 	ASSERT_EQ(0, set_scope(1));
-	EXPECT_EQ(ST_EXITED(0), sibling_seize(0, EPERM));
+	EXPECT_EQ(ST_EXITED(0), sibling_seize(_metadata, 0, EPERM));
 }
 
 TEST_F(yama, scope1_own_child_ok)
@@ -515,7 +517,7 @@ TEST_F(yama, scope1_own_child_ok)
 TEST_F(yama, scope1_ptracer_any_ok)
 {
 	ASSERT_EQ(0, set_scope(1));
-	EXPECT_EQ(ST_EXITED(0), sibling_seize(TGT_PTRACER_ANY, 0));
+	EXPECT_EQ(ST_EXITED(0), sibling_seize(_metadata, TGT_PTRACER_ANY, 0));
 }
 
 static int tracer_wait_then_seize(long pipefds)
@@ -562,9 +564,8 @@ TEST_F(yama, scope1_pr_set_ptracer_specific_pid_ok)
 
 TEST_F(yama, pr_set_ptracer_invalid_pid_einval)
 {
-	pid_t pid = spawn(NULL, NULL);
+	pid_t pid = plain_child(_metadata, NULL, NULL);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(ST_EXITED(0), wstat(pid, 0));
 	EXPECT_EQ(-1, prctl(PR_SET_PTRACER, pid, 0, 0, 0));
 	EXPECT_EQ(EINVAL, errno);
@@ -578,16 +579,11 @@ TEST_F(yama, scope2_unprivileged_own_child_eperm)
 
 TEST_F(yama, scope2_root_non_ancestor_ok)
 {
-	pid_t pid;
-
 	ASSERT_EQ(0, set_scope(2));
-	pid = spawn_target(TGT_NOBODY);
-	ASSERT_GT(pid, 0);
-	EXPECT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
-	kill_reap(pid);
+	EXPECT_EQ(0, root_seize_target(_metadata, TGT_NOBODY));
 }
 
-static int traceme_child(long unused)
+static int traceme_in_child(long unused)
 {
 	pid_t pid = fork_child();
 	int st;
@@ -605,29 +601,25 @@ static int traceme_child(long unused)
 TEST_F(yama, scope2_traceme_unprivileged_parent_eperm)
 {
 	ASSERT_EQ(0, set_scope(2));
-	EXPECT_EQ(ST_EXITED(1), as_nobody(traceme_child, 0));
+	EXPECT_EQ(ST_EXITED(1), as_nobody(traceme_in_child, 0));
 }
 
 TEST_F(yama, scope1_traceme_ok)
 {
 	ASSERT_EQ(0, set_scope(1));
-	EXPECT_EQ(ST_EXITED(0), as_nobody(traceme_child, 0));
+	EXPECT_EQ(ST_EXITED(0), as_nobody(traceme_in_child, 0));
 }
 
 TEST_F(yama, scope3_no_attach)
 {
 	const char *allow = getenv("PTRACE_TESTS_ALLOW_YAMA3");
-	pid_t pid;
 
 	if (!allow || strcmp(allow, "1")) {
 		self->saved[0] = 0;
 		SKIP(return, "scope 3 cannot be reverted without a reboot (set PTRACE_TESTS_ALLOW_YAMA3=1)");
 	}
 	ASSERT_EQ(0, set_scope(3));
-	pid = spawn_target(0);
-	ASSERT_GT(pid, 0);
-	EXPECT_EQ(-EPERM, PTRE(PTRACE_SEIZE, pid, 0, 0));
-	kill_reap(pid);
+	EXPECT_EQ(-EPERM, root_seize_target(_metadata, 0));
 	self->saved[0] = 0;	/* cannot be restored */
 }
 

@@ -378,6 +378,18 @@ static inline int read_file_str(const char *path, char *buf, size_t len)
 	return n;
 }
 
+/* The number after field (e.g. "\nTgid:") in /proc/<pid>/status, or -1. */
+static inline int proc_status_int(pid_t pid, const char *field)
+{
+	char path[64], buf[4096], *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if (read_file_str(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	p = strstr(buf, field);
+	return p ? atoi(p + strlen(field)) : -1;
+}
+
 static inline int write_file_str(const char *path, const char *s)
 {
 	int fd = open(path, O_WRONLY);
@@ -388,6 +400,420 @@ static inline int write_file_str(const char *path, const char *s)
 	n = write(fd, s, strlen(s));
 	close(fd);
 	return n < 0 ? -errno : 0;
+}
+
+static inline void block_sigchld(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+}
+
+/* For child bodies: 0 iff their child c was reaped with ST_EXITED(code). */
+static inline int reaped_with(pid_t c, int code)
+{
+	int st;
+
+	if (c < 0 || waitpid(c, &st, 0) != c)
+		return 1;
+	return st == ST_EXITED(code) ? 0 : 2;
+}
+
+/* fork() a child that exits with code at once; returns fork()'s value. */
+static inline pid_t fork_exiting(int code)
+{
+	pid_t c = fork();
+
+	if (c == 0)
+		_exit(code);
+	return c;
+}
+
+/* Child body: fork a child exiting with 9, 0 iff it was reaped with that. */
+static inline int body_fork(void *arg)
+{
+	(void)arg;
+	block_sigchld();
+	return reaped_with(fork_exiting(9), 9);
+}
+
+/* Child body: call getppid() once, return 0. */
+static inline int body_getppid_once(void *arg)
+{
+	(void)arg;
+	syscall(SYS_getppid);
+	return 0;
+}
+
+/*
+ * Child body: getppid(), whose result a tracer may change; arg selects
+ * what it must have returned for exit code 0: 1: our own pid (the syscall
+ * became getpid), 2: 77, 3: -1/ENOSYS, 4: -1/EPERM.
+ */
+static inline int body_getppid_expect(void *arg)
+{
+	long r = syscall(SYS_getppid);
+
+	if (arg == (void *)1)
+		return r == getpid() ? 0 : 1;
+	if (arg == (void *)2)
+		return r == 77 ? 0 : 1;
+	if (arg == (void *)3)
+		return (r == -1 && errno == ENOSYS) ? 0 : 1;
+	if (arg == (void *)4)
+		return (r == -1 && errno == EPERM) ? 0 : 1;
+	return 2;
+}
+
+/* Child body: return 3. */
+static inline int body_exit3(void *arg)
+{
+	(void)arg;
+	return 3;
+}
+
+/*
+ * Child body: exec this program again as "--exit 7" (every main() that
+ * uses it returns 7 for that); 99 if the exec fails.
+ */
+static inline int body_exec7(void *arg)
+{
+	(void)arg;
+	execl("/proc/self/exe", program_invocation_name, "--exit", "7", NULL);
+	return 99;
+}
+
+/* Child body: wait for one byte on the pipe fd passed as arg, then exit 42. */
+static inline int body_wait_pipe(void *arg)
+{
+	return pipe_read_byte((int)(long)arg) < 0 ? 1 : 42;
+}
+
+/*
+ * Helpers for test bodies.  Like the kernel's own selftests they take the
+ * harness's _metadata so that ASSERT_*() and EXPECT_*() work inside them;
+ * a failed ASSERT_*() ends the test just as it would in the body.  Each
+ * helper performs exactly the checks its comment names, nothing more.
+ */
+
+/* Asserts pid > 0 for a child from spawn_traceme() or spawn(). */
+static inline pid_t child_ok(struct __test_metadata *_metadata, pid_t pid)
+{
+	ASSERT_GT(pid, 0);
+	return pid;
+}
+
+/* spawn_traceme() (the child sits in its SIGSTOP stop), child_ok(). */
+static inline pid_t traceme_child(struct __test_metadata *_metadata,
+				  child_fn fn, void *arg)
+{
+	return child_ok(_metadata, spawn_traceme(fn, arg));
+}
+
+/*
+ * For bodies that prepare some state and then stop themselves with
+ * kill(getpid(), SIGSTOP): traceme_child(), then resume_assert() of
+ * PTRACE_CONT to that second ST_STOPPED(SIGSTOP).
+ */
+static inline pid_t traceme_child_ready(struct __test_metadata *_metadata,
+					child_fn fn, void *arg)
+{
+	pid_t pid = traceme_child(_metadata, fn, arg);
+
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
+	ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, 0));
+	return pid;
+}
+
+/* traceme_child(), then asserts that PTRACE_SETOPTIONS(opts) returns 0. */
+static inline pid_t traceme_child_opts(struct __test_metadata *_metadata,
+				       child_fn fn, void *arg,
+				       unsigned long opts)
+{
+	pid_t pid = traceme_child(_metadata, fn, arg);
+
+	ASSERT_EQ(0, PTRE(PTRACE_SETOPTIONS, pid, 0, opts));
+	return pid;
+}
+
+/* spawn() of an untraced child, child_ok(). */
+static inline pid_t plain_child(struct __test_metadata *_metadata,
+				child_fn fn, void *arg)
+{
+	return child_ok(_metadata, spawn(fn, arg));
+}
+
+/* plain_child(), then asserts that PTRACE_SEIZE with opts returns 0. */
+static inline pid_t seized_child(struct __test_metadata *_metadata,
+				 child_fn fn, void *arg, unsigned long opts)
+{
+	pid_t pid = plain_child(_metadata, fn, arg);
+
+	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, opts));
+	return pid;
+}
+
+/*
+ * Asserts pipe(fds) == 0 and fork_child() >= 0; returns fork_child()'s
+ * value: 0 in the child, which typically waits for a byte on fds[0].
+ */
+static inline pid_t fork_with_pipe(struct __test_metadata *_metadata,
+				   int fds[2])
+{
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(fds));
+	pid = fork_child();
+	ASSERT_GE(pid, 0);
+	return pid;
+}
+
+/*
+ * Asserts pipe(fds) == 0, then plain_child(fn, fds[0]): typically a body
+ * that blocks reading the pipe until release_expect() writes to it.
+ */
+static inline pid_t piped_child(struct __test_metadata *_metadata,
+				child_fn fn, int fds[2])
+{
+	ASSERT_EQ(0, pipe(fds));
+	return plain_child(_metadata, fn, (void *)(long)fds[0]);
+}
+
+/* Asserts the write of one byte to fds[1]; expects the next wait status. */
+static inline void release_expect(struct __test_metadata *_metadata,
+				  pid_t pid, int fds[2], int wflags, int status)
+{
+	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
+	EXPECT_EQ(status, wstat(pid, wflags));
+}
+
+/*
+ * Asserts that resume request req with signal sig returns 0, then
+ * release_expect() with waitpid flags 0.
+ */
+static inline void resume_release_expect(struct __test_metadata *_metadata,
+					 pid_t pid, long req, long sig,
+					 int fds[2], int status)
+{
+	ASSERT_EQ(0, PTRE(req, pid, 0, sig));
+	release_expect(_metadata, pid, fds, 0, status);
+}
+
+/* Asserts PTRACE_INTERRUPT == 0 and then the PTRACE_EVENT_STOP status. */
+static inline void interrupt_stop(struct __test_metadata *_metadata, pid_t pid)
+{
+	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
+	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(pid, 0));
+}
+
+/* Asserts PTRACE_SEIZE(opts) == 0, then interrupt_stop(). */
+static inline void seize_interrupt(struct __test_metadata *_metadata,
+				   pid_t pid, unsigned long opts)
+{
+	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, opts));
+	interrupt_stop(_metadata, pid);
+}
+
+/* plain_child(), then seize_interrupt(opts): the child in PTRACE_EVENT_STOP. */
+static inline pid_t interrupted_child(struct __test_metadata *_metadata,
+				      child_fn fn, void *arg,
+				      unsigned long opts)
+{
+	pid_t pid = plain_child(_metadata, fn, arg);
+
+	seize_interrupt(_metadata, pid, opts);
+	return pid;
+}
+
+/* Asserts PTRACE_ATTACH == 0 and then the SIGSTOP stop status. */
+static inline void attach_stop(struct __test_metadata *_metadata, pid_t pid)
+{
+	ASSERT_EQ(0, PTRE(PTRACE_ATTACH, pid, 0, 0));
+	ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, 0));
+}
+
+/*
+ * Resume requests (CONT, SYSCALL, SINGLESTEP, DETACH, KILL, ...) with
+ * signal sig: asserts that the request returns 0, then returns the next
+ * wait status (waitpid flags wflags).  Use the wrappers below.
+ */
+static inline int resume_wait(struct __test_metadata *_metadata, pid_t pid,
+			      long req, long sig, int wflags)
+{
+	ASSERT_EQ(0, PTRE(req, pid, 0, sig));
+	return wstat(pid, wflags);
+}
+
+/* Resume, then assert (resume_assert) or expect the status (flags 0). */
+static inline void resume_assert(struct __test_metadata *_metadata, pid_t pid,
+				 long req, long sig, int status)
+{
+	ASSERT_EQ(status, resume_wait(_metadata, pid, req, sig, 0));
+}
+
+static inline void resume_expect(struct __test_metadata *_metadata, pid_t pid,
+				 long req, long sig, int status)
+{
+	EXPECT_EQ(status, resume_wait(_metadata, pid, req, sig, 0));
+}
+
+/* The same, waiting with __WALL (threads, auto-attached children). */
+static inline void resume_assert_wall(struct __test_metadata *_metadata,
+				      pid_t pid, long req, long sig, int status)
+{
+	ASSERT_EQ(status, resume_wait(_metadata, pid, req, sig, __WALL));
+}
+
+static inline void resume_expect_wall(struct __test_metadata *_metadata,
+				      pid_t pid, long req, long sig, int status)
+{
+	EXPECT_EQ(status, resume_wait(_metadata, pid, req, sig, __WALL));
+}
+
+/*
+ * Asserts PTRACE_GETSIGINFO into *si, then expects si_signo, si_code and
+ * si_pid; the caller checks any further fields of *si itself.
+ */
+static inline void expect_siginfo(struct __test_metadata *_metadata, pid_t pid,
+				  siginfo_t *si, int signo, int code, pid_t sender)
+{
+	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, si));
+	EXPECT_EQ(signo, si->si_signo);
+	EXPECT_EQ(code, si->si_code);
+	EXPECT_EQ(sender, si->si_pid);
+}
+
+/* Asserts PTRACE_GETSIGINFO and returns the si_code of the stop. */
+static inline int stop_si_code(struct __test_metadata *_metadata, pid_t pid)
+{
+	siginfo_t si;
+
+	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
+	return si.si_code;
+}
+
+/* Expects a syscall-exit-stop's syscall info: op, rval and is_error. */
+static inline void expect_info_exit(struct __test_metadata *_metadata,
+				    const struct ptrace_syscall_info *info,
+				    long long rval, int is_error)
+{
+	EXPECT_EQ(PTRACE_SYSCALL_INFO_EXIT, info->op);
+	EXPECT_EQ(rval, info->exit.rval);
+	EXPECT_EQ(is_error, info->exit.is_error);
+}
+
+/* Asserts PTRACE_GETEVENTMSG, then expects the message to be msg. */
+static inline void expect_eventmsg(struct __test_metadata *_metadata, pid_t pid,
+				   unsigned long msg)
+{
+	unsigned long v = 0;
+
+	ASSERT_EQ(0, PTRE(PTRACE_GETEVENTMSG, pid, 0, &v));
+	EXPECT_EQ(msg, v);
+}
+
+/* Registers of a stopped tracee (the tracer's own layout: 64 or 32 bits). */
+static inline int get_regs(pid_t pid, struct user_regs_struct *r)
+{
+	return ptr_err(PTRACE_GETREGS, pid, 0, (unsigned long)r);
+}
+
+static inline int set_regs(pid_t pid, struct user_regs_struct *r)
+{
+	return ptr_err(PTRACE_SETREGS, pid, 0, (unsigned long)r);
+}
+
+#ifdef __x86_64__
+#define REG_IP(r)	((r).rip)
+#define REG_AX(r)	((r).rax)
+#define REG_ORIG_AX(r)	((r).orig_rax)
+#else
+#define REG_IP(r)	((r).eip)
+#define REG_AX(r)	((r).eax)
+#define REG_ORIG_AX(r)	((r).orig_eax)
+#endif
+
+/* The stopped tracee's instruction pointer, 0 if GETREGS fails. */
+static inline unsigned long get_ip(pid_t pid)
+{
+	struct user_regs_struct r;
+
+	return get_regs(pid, &r) ? 0 : REG_IP(r);
+}
+
+/*
+ * Point the stopped tracee at some code in the test binary, with ax in
+ * rax/eax; asserts GETREGS and SETREGS.
+ */
+static inline void set_ip(struct __test_metadata *_metadata, pid_t pid,
+			  const void *ip, long ax)
+{
+	struct user_regs_struct r;
+
+	ASSERT_EQ(0, get_regs(pid, &r));
+	REG_IP(r) = (unsigned long)ip;
+	REG_AX(r) = ax;
+	ASSERT_EQ(0, set_regs(pid, &r));
+}
+
+/* A body_pause traceme_child() pointed at ip by set_ip(). */
+static inline pid_t traceme_child_at(struct __test_metadata *_metadata,
+				     const void *ip, long ax)
+{
+	pid_t pid = traceme_child(_metadata, body_pause, NULL);
+
+	set_ip(_metadata, pid, ip, ax);
+	return pid;
+}
+
+/* resume_assert(), then asserts get_regs() into *r. */
+static inline void resume_regs(struct __test_metadata *_metadata, pid_t pid,
+			       long req, long sig, int status,
+			       struct user_regs_struct *r)
+{
+	resume_assert(_metadata, pid, req, sig, status);
+	ASSERT_EQ(0, get_regs(pid, r));
+}
+
+/* Asserts set_regs(*r), then resume_expect() of PTRACE_CONT to status. */
+static inline void cont_with_regs(struct __test_metadata *_metadata,
+				  pid_t pid, struct user_regs_struct *r,
+				  int status)
+{
+	ASSERT_EQ(0, set_regs(pid, r));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, status);
+}
+
+/*
+ * At a syscall stop whose syscall is skipped (SYSEMU): moves the ip back
+ * over the 2-byte syscall instruction with ax = orig_ax so that the
+ * syscall really runs this time; then cont_with_regs() to status.
+ */
+static inline void rerun_syscall(struct __test_metadata *_metadata, pid_t pid,
+				 struct user_regs_struct *r, int status)
+{
+	REG_IP(*r) -= 2;
+	REG_AX(*r) = REG_ORIG_AX(*r);
+	cont_with_regs(_metadata, pid, r, status);
+}
+
+/*
+ * Single-steps the tracee once per entry of offs[n], asserting each
+ * SIGTRAP stop, and expects its instruction pointer at base + offs[i].
+ */
+static inline void expect_step_sequence(struct __test_metadata *_metadata,
+					pid_t pid, const char *base,
+					const int *offs, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		resume_assert(_metadata, pid, PTRACE_SINGLESTEP, 0,
+			      ST_STOPPED(SIGTRAP));
+		EXPECT_EQ((unsigned long)base + offs[i], get_ip(pid));
+	}
 }
 
 /*
@@ -451,14 +877,14 @@ asm(".pushsection .text\n"
     ".popsection\n");
 extern const char pt_step_code[], pt_syscall_insn[], pt_exit_r12[];
 
-static inline int get_regs(pid_t pid, struct user_regs_struct *r)
+/* Asserts get_regs() into *r, then expects orig_rax == nr and rax == rax. */
+static inline void expect_syscall_regs(struct __test_metadata *_metadata,
+				       pid_t pid, struct user_regs_struct *r,
+				       long nr, long rax)
 {
-	return ptr_err(PTRACE_GETREGS, pid, 0, (unsigned long)r);
-}
-
-static inline int set_regs(pid_t pid, struct user_regs_struct *r)
-{
-	return ptr_err(PTRACE_SETREGS, pid, 0, (unsigned long)r);
+	ASSERT_EQ(0, get_regs(pid, r));
+	EXPECT_EQ(nr, (long)r->orig_rax);
+	EXPECT_EQ(rax, (long)r->rax);
 }
 #endif
 

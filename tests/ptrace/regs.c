@@ -41,20 +41,18 @@ asm(".pushsection .text\n"
 extern int pt_ret_value(void);
 extern const char pt_exit_xmm0[];
 
-static pid_t stopped_child(void)
+/* A body_pause TRACEME child in its SIGSTOP stop; asserts pid > 0. */
+static pid_t stopped_child(struct __test_metadata *_metadata)
 {
-	return spawn_traceme(body_pause, NULL);
+	return traceme_child(_metadata, body_pause, NULL);
 }
 
 TEST(getregs_at_kill_stop)
 {
 	struct user_regs_struct r;
-	pid_t pid = stopped_child();
+	pid_t pid = stopped_child(_metadata);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, get_regs(pid, &r));
-	EXPECT_EQ(SYS_kill, (long)r.orig_rax);
-	EXPECT_EQ(0, (long)r.rax);
+	expect_syscall_regs(_metadata, pid, &r, SYS_kill, 0);
 	EXPECT_EQ((unsigned long)pid, r.rdi);
 	EXPECT_EQ((unsigned long)SIGSTOP, r.rsi);
 	EXPECT_EQ(0x33UL, r.cs);
@@ -65,10 +63,8 @@ TEST(getregs_at_kill_stop)
 TEST(getregs_running_esrch)
 {
 	struct user_regs_struct r;
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = seized_child(_metadata, body_pause, NULL, 0);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
 	EXPECT_EQ(-ESRCH, get_regs(pid, &r));
 	EXPECT_EQ(-ESRCH, set_regs(pid, &r));
 	kill_reap(pid);
@@ -77,23 +73,19 @@ TEST(getregs_running_esrch)
 TEST(setregs_reach_user_mode)
 {
 	struct user_regs_struct r;
-	pid_t pid = stopped_child();
+	pid_t pid = stopped_child(_metadata);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, get_regs(pid, &r));
 	r.rip = (unsigned long)pt_exit_r12;
 	r.r12 = 42;
-	ASSERT_EQ(0, set_regs(pid, &r));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(42), wstat(pid, 0));
+	cont_with_regs(_metadata, pid, &r, ST_EXITED(42));
 }
 
 TEST(setregs_roundtrip_gp)
 {
 	struct user_regs_struct r, r2;
-	pid_t pid = stopped_child();
+	pid_t pid = stopped_child(_metadata);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, get_regs(pid, &r));
 	r.r8 = 0x0808080808080808UL;
 	r.r9 = 0x0909;
@@ -113,9 +105,8 @@ TEST(setregs_roundtrip_gp)
 TEST(setregs_null_cs_ss_eio)
 {
 	struct user_regs_struct r, r2;
-	pid_t pid = stopped_child();
+	pid_t pid = stopped_child(_metadata);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, get_regs(pid, &r));
 	r2 = r;
 	r2.cs = 0;
@@ -133,9 +124,8 @@ TEST(setregs_null_cs_ss_eio)
 TEST(setregs_kernel_rpl_selector_eio)
 {
 	struct user_regs_struct r;
-	pid_t pid = stopped_child();
+	pid_t pid = stopped_child(_metadata);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, get_regs(pid, &r));
 	r.cs = 0x10;
 	EXPECT_EQ(-EIO, set_regs(pid, &r));
@@ -148,9 +138,8 @@ TEST(setregs_eflags_mask)
 {
 	struct user_regs_struct r;
 	unsigned long before;
-	pid_t pid = stopped_child();
+	pid_t pid = stopped_child(_metadata);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, get_regs(pid, &r));
 	before = r.eflags;
 	EXPECT_EQ(0x200UL, before & 0x200);	/* IF */
@@ -165,9 +154,8 @@ TEST(setregs_eflags_mask)
 TEST(setregs_noncanonical_fs_base_eio)
 {
 	struct user_regs_struct r;
-	pid_t pid = stopped_child();
+	pid_t pid = stopped_child(_metadata);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, get_regs(pid, &r));
 	r.fs_base = 0x8000000000000000UL;
 	EXPECT_EQ(-EIO, set_regs(pid, &r));
@@ -181,9 +169,8 @@ TEST(peekuser_matches_getregs)
 	struct user_regs_struct r;
 	unsigned long *regs = (unsigned long *)&r, v;
 	unsigned int i;
-	pid_t pid = stopped_child();
+	pid_t pid = stopped_child(_metadata);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, get_regs(pid, &r));
 	for (i = 0; i < sizeof(r) / sizeof(long); i++) {
 		ASSERT_EQ(0, peek(PTRACE_PEEKUSER, pid, i * sizeof(long), &v));
@@ -195,9 +182,8 @@ TEST(peekuser_matches_getregs)
 TEST(peekuser_bad_offsets)
 {
 	unsigned long v = 0x77;
-	pid_t pid = stopped_child();
+	pid_t pid = stopped_child(_metadata);
 
-	ASSERT_GT(pid, 0);
 	EXPECT_EQ(-EIO, peek(PTRACE_PEEKUSER, pid, 3, &v));
 	EXPECT_EQ(-EIO, peek(PTRACE_PEEKUSER, pid, KERNEL_USER_SIZE, &v));
 	EXPECT_EQ(-EIO, peek(PTRACE_PEEKUSER, pid, -8UL, &v));
@@ -212,9 +198,8 @@ TEST(peekuser_bad_offsets)
 
 TEST(pokeuser_bad_offsets_eio)
 {
-	pid_t pid = stopped_child();
+	pid_t pid = stopped_child(_metadata);
 
-	ASSERT_GT(pid, 0);
 	EXPECT_EQ(-EIO, PTRE(PTRACE_POKEUSER, pid, 4, 0));
 	EXPECT_EQ(-EIO, PTRE(PTRACE_POKEUSER, pid, USER_OFF(u_tsize), 0));
 	EXPECT_EQ(-EIO, PTRE(PTRACE_POKEUSER, pid, KERNEL_USER_SIZE - 8, 0));
@@ -224,13 +209,11 @@ TEST(pokeuser_bad_offsets_eio)
 
 TEST(pokeuser_regs_reach_user_mode)
 {
-	pid_t pid = stopped_child();
+	pid_t pid = stopped_child(_metadata);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_POKEUSER, pid, REG_OFF(r12), 43));
 	ASSERT_EQ(0, PTRE(PTRACE_POKEUSER, pid, REG_OFF(rip), pt_exit_r12));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(43), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(43));
 }
 
 static int body_set_target(void *arg)
@@ -270,12 +253,10 @@ static int body_check_target(void *arg)
 
 TEST(pokedata_writes_child_memory)
 {
-	pid_t pid = spawn_traceme(body_check_target, NULL);
+	pid_t pid = traceme_child(_metadata, body_check_target, NULL);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_POKEDATA, pid, &target_var, 0xfeed));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0));
 	/* Ours is untouched. */
 	EXPECT_EQ(0x1122334455667788UL, target_var);
 }
@@ -283,9 +264,8 @@ TEST(pokedata_writes_child_memory)
 TEST(peek_poke_unmapped_eio)
 {
 	unsigned long v;
-	pid_t pid = stopped_child();
+	pid_t pid = stopped_child(_metadata);
 
-	ASSERT_GT(pid, 0);
 	EXPECT_EQ(-EIO, peek(PTRACE_PEEKDATA, pid, 0, &v));
 	EXPECT_EQ(-EIO, peek(PTRACE_PEEKTEXT, pid, 8, &v));
 	EXPECT_EQ(-EIO, PTRE(PTRACE_POKEDATA, pid, 0, 1));
@@ -301,12 +281,10 @@ static int body_check_ro(void *arg)
 
 TEST(poke_readonly_data_forced)
 {
-	pid_t pid = spawn_traceme(body_check_ro, NULL);
+	pid_t pid = traceme_child(_metadata, body_check_ro, NULL);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_POKEDATA, pid, &ro_var, 6));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0));
 	EXPECT_EQ(5UL, *(volatile const unsigned long *)&ro_var);
 }
 
@@ -319,25 +297,22 @@ static int body_call_ret_value(void *arg)
 TEST(poketext_patches_code)
 {
 	unsigned long word;
-	pid_t pid = spawn_traceme(body_call_ret_value, NULL);
+	pid_t pid = traceme_child(_metadata, body_call_ret_value, NULL);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, peek(PTRACE_PEEKTEXT, pid, (unsigned long)pt_ret_value,
 			  &word));
 	EXPECT_EQ(0x01b8UL, word & 0xffff);
 	word = (word & ~0xff00UL) | (77UL << 8);
 	ASSERT_EQ(0, PTRE(PTRACE_POKETEXT, pid, pt_ret_value, word));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(77), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(77));
 	EXPECT_EQ(1, pt_ret_value());
 }
 
 TEST(fpregs_defaults_and_roundtrip)
 {
 	struct user_fpregs_struct fp, fp2;
-	pid_t pid = stopped_child();
+	pid_t pid = stopped_child(_metadata);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_GETFPREGS, pid, 0, &fp));
 	EXPECT_EQ(0x37f, fp.cwd);
 	EXPECT_EQ(0x1f80U, fp.mxcsr & 0xffff);
@@ -354,23 +329,20 @@ TEST(fpregs_defaults_and_roundtrip)
 TEST(setfpregs_xmm0_reaches_user_mode)
 {
 	struct user_fpregs_struct fp;
-	pid_t pid = stopped_child();
+	pid_t pid = stopped_child(_metadata);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_GETFPREGS, pid, 0, &fp));
 	fp.xmm_space[0] = 44;
 	ASSERT_EQ(0, PTRE(PTRACE_SETFPREGS, pid, 0, &fp));
 	ASSERT_EQ(0, PTRE(PTRACE_POKEUSER, pid, REG_OFF(rip), pt_exit_xmm0));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(44), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(44));
 }
 
 TEST(setfpregs_reserved_mxcsr_einval)
 {
 	struct user_fpregs_struct fp;
-	pid_t pid = stopped_child();
+	pid_t pid = stopped_child(_metadata);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_GETFPREGS, pid, 0, &fp));
 	fp.mxcsr = 0xffffffff;
 	EXPECT_EQ(-EINVAL, PTRE(PTRACE_SETFPREGS, pid, 0, &fp));
@@ -399,9 +371,8 @@ TEST(regset_prstatus_matches_getregs)
 {
 	struct user_regs_struct r, r2;
 	size_t len = sizeof(r2);
-	pid_t pid = stopped_child();
+	pid_t pid = stopped_child(_metadata);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, get_regs(pid, &r));
 	ASSERT_EQ(0, getregset(pid, NT_PRSTATUS, &r2, &len));
 	EXPECT_EQ(sizeof(r2), len);
@@ -413,9 +384,8 @@ TEST(regset_prstatus_length_handling)
 {
 	unsigned long buf[64];
 	size_t len;
-	pid_t pid = stopped_child();
+	pid_t pid = stopped_child(_metadata);
 
-	ASSERT_GT(pid, 0);
 	/* Larger buffers are clamped to the regset size. */
 	len = sizeof(buf);
 	ASSERT_EQ(0, getregset(pid, NT_PRSTATUS, buf, &len));
@@ -439,9 +409,8 @@ TEST(regset_unknown_type_einval)
 {
 	char buf[64];
 	size_t len = sizeof(buf);
-	pid_t pid = stopped_child();
+	pid_t pid = stopped_child(_metadata);
 
-	ASSERT_GT(pid, 0);
 	EXPECT_EQ(-EINVAL, getregset(pid, 0x7777, buf, &len));
 	len = sizeof(buf);
 	EXPECT_EQ(-EINVAL, setregset(pid, 0x7777, buf, &len));
@@ -452,17 +421,15 @@ TEST(setregset_prstatus_reaches_user_mode)
 {
 	struct user_regs_struct r;
 	size_t len = sizeof(r);
-	pid_t pid = stopped_child();
+	pid_t pid = stopped_child(_metadata);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, getregset(pid, NT_PRSTATUS, &r, &len));
 	r.rip = (unsigned long)pt_exit_r12;
 	r.r12 = 45;
 	len = sizeof(r);
 	ASSERT_EQ(0, setregset(pid, NT_PRSTATUS, &r, &len));
 	EXPECT_EQ(sizeof(r), len);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(45), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(45));
 }
 
 TEST(regset_prfpreg_matches_getfpregs)
@@ -470,9 +437,8 @@ TEST(regset_prfpreg_matches_getfpregs)
 	struct user_fpregs_struct fp, fp2;
 	char big[1024];
 	size_t len = sizeof(big);
-	pid_t pid = stopped_child();
+	pid_t pid = stopped_child(_metadata);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_GETFPREGS, pid, 0, &fp));
 	ASSERT_EQ(0, getregset(pid, NT_PRFPREG, big, &len));
 	EXPECT_EQ(sizeof(fp2), len);
@@ -481,16 +447,14 @@ TEST(regset_prfpreg_matches_getfpregs)
 	kill_reap(pid);
 }
 
-
 TEST(regset_xstate_layout)
 {
 	static char buf[16384] __attribute__((aligned(64)));
 	unsigned int eax, ebx, ecx, edx;
 	uint64_t xcr0, xstate_bv;
 	size_t len = sizeof(buf);
-	pid_t pid = stopped_child();
+	pid_t pid = stopped_child(_metadata);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, getregset(pid, NT_X86_XSTATE, buf, &len));
 	/* Bytes 464..471: the user xfeatures mask (what gdb calls XCR0). */
 	memcpy(&xcr0, buf + 464, sizeof(xcr0));
@@ -512,9 +476,8 @@ TEST(regset_xstate_xmm_matches_fpregs)
 	static char buf[16384] __attribute__((aligned(64)));
 	struct user_fpregs_struct fp;
 	size_t len = sizeof(buf);
-	pid_t pid = stopped_child();
+	pid_t pid = stopped_child(_metadata);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_GETFPREGS, pid, 0, &fp));
 	fp.xmm_space[4] = 0x600d;
 	ASSERT_EQ(0, PTRE(PTRACE_SETFPREGS, pid, 0, &fp));
@@ -532,9 +495,8 @@ static void dr_cleanup(pid_t pid)
 TEST(debugreg_readback)
 {
 	unsigned long v;
-	pid_t pid = stopped_child();
+	pid_t pid = stopped_child(_metadata);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_POKEUSER, pid, DR_OFF(0), pt_step_code));
 	ASSERT_EQ(0, peek(PTRACE_PEEKUSER, pid, DR_OFF(0), &v));
 	EXPECT_EQ((unsigned long)pt_step_code, v);
@@ -550,9 +512,8 @@ TEST(debugreg_readback)
 /* kernel/ptrace.c's comment says -EIO, the code returns the -EINVAL. */
 TEST(debugreg_kernel_address_einval)
 {
-	pid_t pid = stopped_child();
+	pid_t pid = stopped_child(_metadata);
 
-	ASSERT_GT(pid, 0);
 	EXPECT_EQ(-EINVAL, PTRE(PTRACE_POKEUSER, pid, DR_OFF(1),
 			     0xffffffff81000000UL));
 	kill_reap(pid);
@@ -560,9 +521,8 @@ TEST(debugreg_kernel_address_einval)
 
 TEST(debugreg_dr7_io_breakpoint_einval)
 {
-	pid_t pid = stopped_child();
+	pid_t pid = stopped_child(_metadata);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_POKEUSER, pid, DR_OFF(0), &watch_var));
 	/* L0 with R/W0 = 10b (I/O) is rejected. */
 	EXPECT_EQ(-EINVAL, PTRE(PTRACE_POKEUSER, pid, DR_OFF(7),
@@ -574,16 +534,14 @@ TEST(debugreg_exec_breakpoint_hit)
 {
 	unsigned long dr6, dr7, rip;
 	siginfo_t si;
-	pid_t pid = stopped_child();
+	pid_t pid = stopped_child(_metadata);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_POKEUSER, pid, REG_OFF(rip), pt_step_code));
 	ASSERT_EQ(0, PTRE(PTRACE_POKEUSER, pid, DR_OFF(0), pt_step_code + 7));
 	ASSERT_EQ(0, PTRE(PTRACE_POKEUSER, pid, DR_OFF(7), 1));
 	ASSERT_EQ(0, peek(PTRACE_PEEKUSER, pid, DR_OFF(7), &dr7));
 	EXPECT_EQ(1UL, dr7);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_CONT, 0, ST_STOPPED(SIGTRAP));
 	ASSERT_EQ(0, peek(PTRACE_PEEKUSER, pid, REG_OFF(rip), &rip));
 	EXPECT_EQ((unsigned long)pt_step_code + 7, rip);
 	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
@@ -593,8 +551,7 @@ TEST(debugreg_exec_breakpoint_hit)
 	ASSERT_EQ(0, peek(PTRACE_PEEKUSER, pid, DR_OFF(6), &dr6));
 	EXPECT_EQ(DR6_RESERVED | 1, dr6);
 	/* Resuming does not re-trigger on the same instruction. */
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0x79), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0x79));
 }
 
 static int body_write_watch(void *arg)
@@ -607,26 +564,21 @@ static int body_write_watch(void *arg)
 TEST(debugreg_write_watchpoint_hit)
 {
 	unsigned long dr6, v;
-	siginfo_t si;
-	pid_t pid = spawn_traceme(body_write_watch, NULL);
+	pid_t pid = traceme_child(_metadata, body_write_watch, NULL);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_POKEUSER, pid, DR_OFF(1), &watch_var));
 	/* L1, R/W1 = 01 (write), LEN1 = 11 (8 bytes). */
 	ASSERT_EQ(0, PTRE(PTRACE_POKEUSER, pid, DR_OFF(7),
 			  (1UL << 2) | (1UL << 20) | (3UL << 22)));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
-	EXPECT_EQ(TRAP_HWBKPT, si.si_code);
+	resume_assert(_metadata, pid, PTRACE_CONT, 0, ST_STOPPED(SIGTRAP));
+	EXPECT_EQ(TRAP_HWBKPT, stop_si_code(_metadata, pid));
 	ASSERT_EQ(0, peek(PTRACE_PEEKUSER, pid, DR_OFF(6), &dr6));
 	EXPECT_EQ(DR6_RESERVED | 2, dr6);
 	/* A data breakpoint traps after the write. */
 	ASSERT_EQ(0, peek(PTRACE_PEEKDATA, pid, (unsigned long)&watch_var, &v));
 	EXPECT_EQ(0x5aUL, v);
 	dr_cleanup(pid);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(8), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(8));
 }
 
 static int body_read_watch(void *arg)
@@ -637,42 +589,36 @@ static int body_read_watch(void *arg)
 
 TEST(debugreg_write_watchpoint_ignores_reads)
 {
-	pid_t pid = spawn_traceme(body_read_watch, NULL);
+	pid_t pid = traceme_child(_metadata, body_read_watch, NULL);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_POKEUSER, pid, DR_OFF(1), &watch_var));
 	ASSERT_EQ(0, PTRE(PTRACE_POKEUSER, pid, DR_OFF(7),
 			  (1UL << 2) | (1UL << 20) | (3UL << 22)));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(10), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(10));
 }
 
 TEST(debugreg_rw_watchpoint_hits_reads)
 {
 	unsigned long dr6;
-	pid_t pid = spawn_traceme(body_read_watch, NULL);
+	pid_t pid = traceme_child(_metadata, body_read_watch, NULL);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_POKEUSER, pid, DR_OFF(2), &watch_var));
 	/* L2, R/W2 = 11 (read/write), LEN2 = 11. */
 	ASSERT_EQ(0, PTRE(PTRACE_POKEUSER, pid, DR_OFF(7),
 			  (1UL << 4) | (3UL << 24) | (3UL << 26)));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_CONT, 0, ST_STOPPED(SIGTRAP));
 	ASSERT_EQ(0, peek(PTRACE_PEEKUSER, pid, DR_OFF(6), &dr6));
 	EXPECT_EQ(DR6_RESERVED | 4, dr6);
 	dr_cleanup(pid);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(10), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(10));
 }
 
 TEST(arch_prctl_get_fs_matches_regs)
 {
 	struct user_regs_struct r;
 	unsigned long fs = 0;
-	pid_t pid = stopped_child();
+	pid_t pid = stopped_child(_metadata);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, get_regs(pid, &r));
 	ASSERT_EQ(0, PTRE(PTRACE_ARCH_PRCTL, pid, &fs, ARCH_GET_FS));
 	EXPECT_EQ(r.fs_base, fs);
@@ -684,9 +630,8 @@ TEST(arch_prctl_set_gs_visible_in_regs)
 {
 	struct user_regs_struct r;
 	unsigned long gs = 0;
-	pid_t pid = stopped_child();
+	pid_t pid = stopped_child(_metadata);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_ARCH_PRCTL, pid, 0x12345000, ARCH_SET_GS));
 	ASSERT_EQ(0, get_regs(pid, &r));
 	EXPECT_EQ(0x12345000UL, r.gs_base);
@@ -697,39 +642,20 @@ TEST(arch_prctl_set_gs_visible_in_regs)
 
 TEST(arch_prctl_errors)
 {
-	pid_t pid = stopped_child();
+	pid_t pid = stopped_child(_metadata);
 
-	ASSERT_GT(pid, 0);
 	EXPECT_EQ(-EINVAL, PTRE(PTRACE_ARCH_PRCTL, pid, 0, 0x7777));
 	EXPECT_EQ(-EPERM, PTRE(PTRACE_ARCH_PRCTL, pid, 0xffff800000000000UL,
 			       ARCH_SET_FS));
 	kill_reap(pid);
 }
 
-/* Syscall rewriting. Returns 0 iff getppid() returned `expect'. */
-static int body_getppid_expect(void *arg)
-{
-	long r = syscall(SYS_getppid);
-
-	if (arg == (void *)1)
-		return r == getpid() ? 0 : 1;
-	if (arg == (void *)2)
-		return r == 77 ? 0 : 1;
-	if (arg == (void *)3)
-		return (r == -1 && errno == ENOSYS) ? 0 : 1;
-	if (arg == (void *)4)
-		return (r == -1 && errno == EPERM) ? 0 : 1;
-	return 2;
-}
-
+/* Syscall rewriting: body_getppid_expect() checks getppid's result. */
 static pid_t at_getppid_entry(struct __test_metadata *_metadata, long mode,
 			      struct user_regs_struct *r)
 {
-	pid_t pid = spawn_traceme(body_getppid_expect, (void *)mode);
+	pid_t pid = traceme_child(_metadata, body_getppid_expect, (void *)mode);
 
-	EXPECT_GT(pid, 0);
-	if (pid <= 0)
-		return -1;
 	EXPECT_EQ(0, PTRE(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESYSGOOD));
 	EXPECT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
 	EXPECT_EQ(ST_SYSCALL, wstat(pid, 0));
@@ -743,16 +669,11 @@ TEST(change_syscall_number_at_entry)
 	struct user_regs_struct r;
 	pid_t pid = at_getppid_entry(_metadata, 1, &r);
 
-	ASSERT_GT(pid, 0);
 	r.orig_rax = SYS_getpid;
 	ASSERT_EQ(0, set_regs(pid, &r));
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
-	ASSERT_EQ(0, get_regs(pid, &r));
-	EXPECT_EQ(SYS_getpid, (long)r.orig_rax);
-	EXPECT_EQ(pid, (long)r.rax);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_SYSCALL, 0, ST_SYSCALL);
+	expect_syscall_regs(_metadata, pid, &r, SYS_getpid, pid);
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0));
 }
 
 TEST(skip_syscall_keeps_tracer_rax)
@@ -760,17 +681,12 @@ TEST(skip_syscall_keeps_tracer_rax)
 	struct user_regs_struct r;
 	pid_t pid = at_getppid_entry(_metadata, 2, &r);
 
-	ASSERT_GT(pid, 0);
 	r.orig_rax = -1;
 	r.rax = 77;
 	ASSERT_EQ(0, set_regs(pid, &r));
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
-	ASSERT_EQ(0, get_regs(pid, &r));
-	EXPECT_EQ(-1, (long)r.orig_rax);
-	EXPECT_EQ(77, (long)r.rax);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_SYSCALL, 0, ST_SYSCALL);
+	expect_syscall_regs(_metadata, pid, &r, -1, 77);
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0));
 }
 
 TEST(skip_syscall_default_enosys)
@@ -778,10 +694,8 @@ TEST(skip_syscall_default_enosys)
 	struct user_regs_struct r;
 	pid_t pid = at_getppid_entry(_metadata, 3, &r);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_POKEUSER, pid, REG_OFF(orig_rax), -1L));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0));
 }
 
 TEST(change_return_value_at_exit)
@@ -789,12 +703,9 @@ TEST(change_return_value_at_exit)
 	struct user_regs_struct r;
 	pid_t pid = at_getppid_entry(_metadata, 4, &r);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_SYSCALL, 0, ST_SYSCALL);
 	ASSERT_EQ(0, PTRE(PTRACE_POKEUSER, pid, REG_OFF(rax), -EPERM));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0));
 }
 
 static int body_exit_group_1(void *arg)
@@ -807,18 +718,13 @@ static int body_exit_group_1(void *arg)
 TEST(change_syscall_argument_at_entry)
 {
 	struct user_regs_struct r;
-	pid_t pid = spawn_traceme(body_exit_group_1, NULL);
+	pid_t pid = traceme_child(_metadata, body_exit_group_1, NULL);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
-	ASSERT_EQ(0, get_regs(pid, &r));
+	resume_regs(_metadata, pid, PTRACE_SYSCALL, 0, ST_STOPPED(SIGTRAP), &r);
 	ASSERT_EQ(SYS_exit_group, (long)r.orig_rax);
 	EXPECT_EQ(1UL, r.rdi);
 	r.rdi = 23;
-	ASSERT_EQ(0, set_regs(pid, &r));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(23), wstat(pid, 0));
+	cont_with_regs(_metadata, pid, &r, ST_EXITED(23));
 }
 
 static int open_mem(pid_t pid, int flags)
@@ -857,15 +763,13 @@ TEST(proc_mem_write_readonly_mapping)
 {
 	unsigned long v = 6;
 	int fd;
-	pid_t pid = spawn_traceme(body_check_ro, NULL);
+	pid_t pid = traceme_child(_metadata, body_check_ro, NULL);
 
-	ASSERT_GT(pid, 0);
 	fd = open_mem(pid, O_RDWR);
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(sizeof(v), pwrite(fd, &v, sizeof(v), (off_t)&ro_var));
 	close(fd);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0));
 }
 
 /* int $0x80 from a 64-bit process is a 32-bit syscall (TS_COMPAT). */
@@ -883,12 +787,9 @@ TEST(int80_from_64bit_process_is_i386_syscall)
 {
 	struct ptrace_syscall_info info;
 	struct user_regs_struct r;
-	pid_t pid = spawn_traceme(body_int80_getpid, NULL);
+	pid_t pid = traceme_child_opts(_metadata, body_int80_getpid, NULL, PTRACE_O_TRACESYSGOOD);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESYSGOOD));
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_SYSCALL, 0, ST_SYSCALL);
 	ASSERT_EQ(80, PTRE(PTRACE_GET_SYSCALL_INFO, pid, sizeof(info), &info));
 	EXPECT_EQ(PTRACE_SYSCALL_INFO_ENTRY, info.op);
 	EXPECT_EQ(AUDIT_ARCH_I386, info.arch);
@@ -896,14 +797,12 @@ TEST(int80_from_64bit_process_is_i386_syscall)
 	ASSERT_EQ(0, get_regs(pid, &r));
 	EXPECT_EQ(20L, (long)r.orig_rax);
 	EXPECT_EQ(0x33UL, r.cs);
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_SYSCALL, 0, ST_SYSCALL);
 	ASSERT_EQ(33, PTRE(PTRACE_GET_SYSCALL_INFO, pid, sizeof(info), &info));
 	EXPECT_EQ(PTRACE_SYSCALL_INFO_EXIT, info.op);
 	EXPECT_EQ(AUDIT_ARCH_I386, info.arch);
 	EXPECT_EQ(pid, info.exit.rval);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0));
 }
 
 /*
@@ -937,11 +836,8 @@ static int body_exec_compat(void *arg)
 /* A 32-bit tracee stopped at its exec event. */
 static pid_t spawn_compat(struct __test_metadata *_metadata)
 {
-	pid_t pid = spawn_traceme(body_exec_compat, NULL);
+	pid_t pid = traceme_child(_metadata, body_exec_compat, NULL);
 
-	EXPECT_GT(pid, 0);
-	if (pid <= 0)
-		return -1;
 	EXPECT_EQ(0, PTRE(PTRACE_SETOPTIONS, pid, 0,
 			  PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD));
 	EXPECT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
@@ -960,7 +856,6 @@ FIXTURE_SETUP(ia32)
 	if (compat_path(compat_exe, sizeof(compat_exe)))
 		SKIP(return, "compat_32 is not built next to this program");
 	self->pid = spawn_compat(_metadata);
-	ASSERT_GT(self->pid, 0);
 }
 
 FIXTURE_TEARDOWN(ia32)
@@ -996,8 +891,7 @@ static void to_execve_exit(struct __test_metadata *_metadata, pid_t pid)
 {
 	struct ptrace_syscall_info info;
 
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_SYSCALL, 0, ST_SYSCALL);
 	ASSERT_EQ(33, PTRE(PTRACE_GET_SYSCALL_INFO, pid, sizeof(info), &info));
 	EXPECT_EQ(PTRACE_SYSCALL_INFO_EXIT, info.op);
 	EXPECT_EQ(AUDIT_ARCH_I386, info.arch);
@@ -1010,8 +904,7 @@ TEST_F(ia32, syscall_info_arch_i386)
 	struct user_regs_struct r;
 
 	to_execve_exit(_metadata, self->pid);
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, self->pid, 0, 0));
-	ASSERT_EQ(ST_SYSCALL, wstat(self->pid, 0));
+	resume_assert(_metadata, self->pid, PTRACE_SYSCALL, 0, ST_SYSCALL);
 	ASSERT_EQ(80, PTRE(PTRACE_GET_SYSCALL_INFO, self->pid, sizeof(info),
 			   &info));
 	EXPECT_EQ(PTRACE_SYSCALL_INFO_ENTRY, info.op);
@@ -1020,8 +913,7 @@ TEST_F(ia32, syscall_info_arch_i386)
 	EXPECT_EQ(r.orig_rax, info.entry.nr);
 	EXPECT_EQ(r.rbx & 0xffffffff, info.entry.args[0]);
 	EXPECT_EQ(-ENOSYS, (long)r.rax);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, self->pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(7), wstat(self->pid, 0));
+	resume_expect(_metadata, self->pid, PTRACE_CONT, 0, ST_EXITED(7));
 	self->pid = -1;
 }
 
@@ -1033,9 +925,7 @@ TEST_F(ia32, change_syscall_arg_from_64bit_tracer)
 	to_execve_exit(_metadata, self->pid);
 	/* Run to exit_group's entry, alternating entry and exit stops. */
 	for (i = 0; i < 400; i++) {
-		ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, self->pid, 0, 0));
-		ASSERT_EQ(ST_SYSCALL, wstat(self->pid, 0));
-		ASSERT_EQ(0, get_regs(self->pid, &r));
+		resume_regs(_metadata, self->pid, PTRACE_SYSCALL, 0, ST_SYSCALL, &r);
 		if (i % 2 == 0) {
 			ASSERT_EQ(-ENOSYS, (long)r.rax);
 			if (r.orig_rax == 252)		/* i386 exit_group */

@@ -30,7 +30,9 @@ static int body_expect_usr1(void *arg)
 	return got_sig == SIGUSR1 ? 0 : 1;
 }
 
-static pid_t spawn_usr1_handler(child_fn fn)
+/* Like traceme_child(fn, NULL), with handlers for SIGUSR1 and SIGUSR2. */
+static pid_t spawn_usr1_handler(struct __test_metadata *_metadata,
+				child_fn fn)
 {
 	pid_t pid = fork_child();
 
@@ -42,18 +44,17 @@ static pid_t spawn_usr1_handler(child_fn fn)
 	}
 	if (pid > 0 && wstat(pid, 0) != ST_STOPPED(SIGSTOP)) {
 		kill_reap(pid);
-		return -1;
+		pid = -1;
 	}
+	ASSERT_GT(pid, 0);
 	return pid;
 }
 
 TEST(cont_with_signal_runs_handler)
 {
-	pid_t pid = spawn_usr1_handler(body_expect_usr1);
+	pid_t pid = spawn_usr1_handler(_metadata, body_expect_usr1);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGUSR1));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, SIGUSR1, ST_EXITED(0));
 }
 
 static int body_self_usr1(void *arg)
@@ -65,44 +66,34 @@ static int body_self_usr1(void *arg)
 
 TEST(cont_zero_suppresses_signal)
 {
-	pid_t pid = spawn_usr1_handler(body_self_usr1);
+	pid_t pid = spawn_usr1_handler(_metadata, body_self_usr1);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGUSR1), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_CONT, 0, ST_STOPPED(SIGUSR1));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0));
 }
 
 TEST(cont_replaces_signal)
 {
-	pid_t pid = spawn_usr1_handler(body_self_usr1);
+	pid_t pid = spawn_usr1_handler(_metadata, body_self_usr1);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGUSR1), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGUSR2));
-	EXPECT_EQ(ST_EXITED(SIGUSR2), wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_CONT, 0, ST_STOPPED(SIGUSR1));
+	resume_expect(_metadata, pid, PTRACE_CONT, SIGUSR2, ST_EXITED(SIGUSR2));
 }
 
 TEST(cont_invalid_signal_eio)
 {
-	pid_t pid = spawn_traceme(NULL, NULL);
+	pid_t pid = traceme_child(_metadata, NULL, NULL);
 
-	ASSERT_GT(pid, 0);
 	EXPECT_EQ(-EIO, PTRE(PTRACE_CONT, pid, 0, _NSIG + 1));
 	EXPECT_EQ(-EIO, PTRE(PTRACE_SYSCALL, pid, 0, -1L));
 	EXPECT_EQ(-EIO, PTRE(PTRACE_SINGLESTEP, pid, 0, 1000));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0));
 }
 
 TEST(resume_running_tracee_esrch)
 {
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = seized_child(_metadata, body_pause, NULL, 0);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
 	EXPECT_EQ(-ESRCH, PTRE(PTRACE_CONT, pid, 0, 0));
 	EXPECT_EQ(-ESRCH, PTRE(PTRACE_SYSCALL, pid, 0, 0));
 	EXPECT_EQ(-ESRCH, PTRE(PTRACE_SINGLESTEP, pid, 0, 0));
@@ -113,9 +104,8 @@ TEST(resume_running_tracee_esrch)
 
 TEST(resume_after_cont_esrch)
 {
-	pid_t pid = spawn_usr1_handler(body_expect_usr1);
+	pid_t pid = spawn_usr1_handler(_metadata, body_expect_usr1);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
 	/* Running (or already exited): a second resume is refused. */
 	EXPECT_EQ(-ESRCH, PTRE(PTRACE_CONT, pid, 0, 0));
@@ -131,62 +121,52 @@ static int body_getppid(void *arg)
 	return r == getppid() ? 0 : 1;
 }
 
-static void check_syscall_stop(struct __test_metadata *_metadata, pid_t pid,
-			       int status, bool entry, long nr)
+/*
+ * PTRACE_SYSCALL to the next stop of body_getppid(): asserts status, then
+ * expects getppid's number and -ENOSYS (entry) or its result (exit).
+ */
+static void syscall_stop(struct __test_metadata *_metadata, pid_t pid,
+			 int status, bool entry)
 {
 	struct user_regs_struct r;
 
-	ASSERT_EQ(status, wstat(pid, 0));
-	ASSERT_EQ(0, get_regs(pid, &r));
-	EXPECT_EQ(nr, (long)r.orig_rax);
-	EXPECT_EQ(entry ? -ENOSYS : getpid(), (long)r.rax);
+	resume_assert(_metadata, pid, PTRACE_SYSCALL, 0, status);
+	expect_syscall_regs(_metadata, pid, &r, SYS_getppid,
+			    entry ? -ENOSYS : getpid());
 }
 
 TEST(syscall_stops_without_sysgood)
 {
-	pid_t pid = spawn_traceme(body_getppid, NULL);
+	pid_t pid = traceme_child(_metadata, body_getppid, NULL);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	check_syscall_stop(_metadata, pid, ST_STOPPED(SIGTRAP), true,
-			   SYS_getppid);
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	check_syscall_stop(_metadata, pid, ST_STOPPED(SIGTRAP), false,
-			   SYS_getppid);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	syscall_stop(_metadata, pid, ST_STOPPED(SIGTRAP), true);
+	syscall_stop(_metadata, pid, ST_STOPPED(SIGTRAP), false);
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0));
 }
 
 TEST(syscall_stops_with_sysgood)
 {
-	pid_t pid = spawn_traceme(body_getppid, NULL);
+	pid_t pid = traceme_child_opts(_metadata, body_getppid, NULL,
+				       PTRACE_O_TRACESYSGOOD);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESYSGOOD));
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	check_syscall_stop(_metadata, pid, ST_SYSCALL, true, SYS_getppid);
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	check_syscall_stop(_metadata, pid, ST_SYSCALL, false, SYS_getppid);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	syscall_stop(_metadata, pid, ST_SYSCALL, true);
+	syscall_stop(_metadata, pid, ST_SYSCALL, false);
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0));
 }
 
 static void check_sysstop_siginfo(struct __test_metadata *_metadata,
 				  bool sysgood)
 {
 	siginfo_t si;
-	pid_t pid = spawn_traceme(body_getppid, NULL);
+	pid_t pid = traceme_child(_metadata, body_getppid, NULL);
 
-	ASSERT_GT(pid, 0);
 	if (sysgood)
 		ASSERT_EQ(0, PTRE(PTRACE_SETOPTIONS, pid, 0,
 				  PTRACE_O_TRACESYSGOOD));
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	ASSERT_EQ(sysgood ? ST_SYSCALL : ST_STOPPED(SIGTRAP), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
-	EXPECT_EQ(SIGTRAP, si.si_signo);
-	EXPECT_EQ(sysgood ? (SIGTRAP | 0x80) : SIGTRAP, si.si_code);
-	EXPECT_EQ(pid, si.si_pid);
+	resume_assert(_metadata, pid, PTRACE_SYSCALL, 0,
+		      sysgood ? ST_SYSCALL : ST_STOPPED(SIGTRAP));
+	expect_siginfo(_metadata, pid, &si, SIGTRAP,
+		       sysgood ? (SIGTRAP | 0x80) : SIGTRAP, pid);
 	EXPECT_EQ(0, (int)si.si_uid);
 	kill_reap(pid);
 }
@@ -212,25 +192,32 @@ static int body_getppid_usr1(void *arg)
 	return got_sig == SIGUSR1 ? 0 : 1;
 }
 
+/*
+ * spawn_usr1_handler(body_getppid_usr1), asserts PTRACE_O_TRACESYSGOOD and
+ * PTRACE_SYSCALL to getppid's entry stop.
+ */
+static pid_t usr1_handler_at_entry(struct __test_metadata *_metadata)
+{
+	pid_t pid = spawn_usr1_handler(_metadata, body_getppid_usr1);
+
+	ASSERT_EQ(0, PTRE(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESYSGOOD));
+	resume_assert(_metadata, pid, PTRACE_SYSCALL, 0, ST_SYSCALL);
+	return pid;
+}
+
 TEST(syscall_entry_resume_with_signal_queues_it)
 {
 	siginfo_t si;
-	pid_t pid = spawn_usr1_handler(body_getppid_usr1);
+	pid_t pid = usr1_handler_at_entry(_metadata);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESYSGOOD));
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
 	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, SIGUSR1));
 	/* The syscall still completes and reports its exit first. */
 	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGUSR1), wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_CONT, 0, ST_STOPPED(SIGUSR1));
 	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
 	EXPECT_EQ(SIGUSR1, si.si_signo);
 	EXPECT_EQ(SI_KERNEL, si.si_code);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGUSR1));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, SIGUSR1, ST_EXITED(0));
 }
 
 static int body_sysemu(void *arg)
@@ -245,15 +232,10 @@ static int body_sysemu(void *arg)
 TEST(sysemu_skips_syscall)
 {
 	struct user_regs_struct r;
-	pid_t pid = spawn_traceme(body_sysemu, NULL);
+	pid_t pid = traceme_child_opts(_metadata, body_sysemu, NULL, PTRACE_O_TRACESYSGOOD);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESYSGOOD));
-	ASSERT_EQ(0, PTRE(PTRACE_SYSEMU, pid, 0, 0));
-	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
-	ASSERT_EQ(0, get_regs(pid, &r));
-	EXPECT_EQ(SYS_getppid, (long)r.orig_rax);
-	EXPECT_EQ(-ENOSYS, (long)r.rax);
+	resume_assert(_metadata, pid, PTRACE_SYSEMU, 0, ST_SYSCALL);
+	expect_syscall_regs(_metadata, pid, &r, SYS_getppid, -ENOSYS);
 	r.rax = 1234;
 	ASSERT_EQ(0, set_regs(pid, &r));
 	ASSERT_EQ(0, PTRE(PTRACE_SYSEMU, pid, 0, 0));
@@ -263,78 +245,37 @@ TEST(sysemu_skips_syscall)
 	EXPECT_EQ(SYS_exit_group, (long)r.orig_rax);
 	EXPECT_EQ(0, (long)r.rdi);
 	/* That syscall is skipped too: rewind to run it again. */
-	r.rip -= 2;
-	r.rax = r.orig_rax;
-	ASSERT_EQ(0, set_regs(pid, &r));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	rerun_syscall(_metadata, pid, &r, ST_EXITED(0));
 }
 
 TEST(sysemu_cont_still_skips_reported_syscall)
 {
 	struct user_regs_struct r;
-	pid_t pid = spawn_traceme(body_sysemu, NULL);
+	pid_t pid = traceme_child(_metadata, body_sysemu, NULL);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SYSEMU, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
-	ASSERT_EQ(0, get_regs(pid, &r));
+	resume_regs(_metadata, pid, PTRACE_SYSEMU, 0, ST_STOPPED(SIGTRAP), &r);
 	ASSERT_EQ(SYS_getppid, (long)r.orig_rax);
 	r.rax = 1234;
 	ASSERT_EQ(0, set_regs(pid, &r));
 	/* Resuming with CONT does not un-skip the emulated syscall. */
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
-}
-
-/* Point the stopped tracee at some code in the test binary. */
-static void set_rip(struct __test_metadata *_metadata, pid_t pid,
-		    const void *rip, long rax)
-{
-	struct user_regs_struct r;
-
-	ASSERT_EQ(0, get_regs(pid, &r));
-	r.rip = (unsigned long)rip;
-	r.rax = rax;
-	ASSERT_EQ(0, set_regs(pid, &r));
-}
-
-static unsigned long get_rip(pid_t pid)
-{
-	struct user_regs_struct r;
-
-	if (get_regs(pid, &r))
-		return 0;
-	return r.rip;
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0));
 }
 
 TEST(singlestep_sequence)
 {
 	static const int offs[] = { 1, 2, 7, 9, 13, 14 };
-	unsigned long base = (unsigned long)pt_step_code;
-	pid_t pid = spawn_traceme(body_pause, NULL);
-	unsigned int i;
+	pid_t pid = traceme_child_at(_metadata, pt_step_code, 0);
 
-	ASSERT_GT(pid, 0);
-	set_rip(_metadata, pid, pt_step_code, 0);
-	for (i = 0; i < sizeof(offs) / sizeof(offs[0]); i++) {
-		ASSERT_EQ(0, PTRE(PTRACE_SINGLESTEP, pid, 0, 0));
-		ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
-		EXPECT_EQ(base + offs[i], get_rip(pid));
-	}
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0x79), wstat(pid, 0));
+	expect_step_sequence(_metadata, pid, pt_step_code, offs, ARRAY_SIZE(offs));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0x79));
 }
 
 TEST(singlestep_siginfo)
 {
 	siginfo_t si;
-	pid_t pid = spawn_traceme(body_pause, NULL);
+	pid_t pid = traceme_child_at(_metadata, pt_step_code, 0);
 
-	ASSERT_GT(pid, 0);
-	set_rip(_metadata, pid, pt_step_code, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SINGLESTEP, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_SINGLESTEP, 0, ST_STOPPED(SIGTRAP));
 	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
 	EXPECT_EQ(SIGTRAP, si.si_signo);
 	EXPECT_EQ(TRAP_TRACE, si.si_code);
@@ -345,30 +286,21 @@ TEST(singlestep_siginfo)
 TEST(singlestep_hides_forced_tf)
 {
 	struct user_regs_struct r;
-	pid_t pid = spawn_traceme(body_pause, NULL);
+	pid_t pid = traceme_child_at(_metadata, pt_step_code, 0);
 
-	ASSERT_GT(pid, 0);
-	set_rip(_metadata, pid, pt_step_code, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SINGLESTEP, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
-	ASSERT_EQ(0, get_regs(pid, &r));
+	resume_regs(_metadata, pid, PTRACE_SINGLESTEP, 0, ST_STOPPED(SIGTRAP), &r);
 	EXPECT_EQ(0, r.eflags & 0x100);
 	/* Continuing clears the step: the tracee runs to its exit. */
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0x79), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0x79));
 }
 
 TEST(singlestep_over_syscall)
 {
 	struct user_regs_struct r;
 	siginfo_t si;
-	pid_t pid = spawn_traceme(body_pause, NULL);
+	pid_t pid = traceme_child_at(_metadata, pt_syscall_insn, SYS_getppid);
 
-	ASSERT_GT(pid, 0);
-	set_rip(_metadata, pid, pt_syscall_insn, SYS_getppid);
-	ASSERT_EQ(0, PTRE(PTRACE_SINGLESTEP, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
-	ASSERT_EQ(0, get_regs(pid, &r));
+	resume_regs(_metadata, pid, PTRACE_SINGLESTEP, 0, ST_STOPPED(SIGTRAP), &r);
 	EXPECT_EQ((unsigned long)pt_syscall_insn + 2, r.rip);
 	EXPECT_EQ(getpid(), (long)r.rax);
 	EXPECT_EQ(SYS_getppid, (long)r.orig_rax);
@@ -381,18 +313,13 @@ TEST(singlestep_over_syscall)
 TEST(singlestep_over_syscall_with_syscall_tracing)
 {
 	struct user_regs_struct r;
-	pid_t pid = spawn_traceme(body_pause, NULL);
+	pid_t pid = traceme_child_opts(_metadata, body_pause, NULL, PTRACE_O_TRACESYSGOOD);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESYSGOOD));
-	set_rip(_metadata, pid, pt_syscall_insn, SYS_getppid);
+	set_ip(_metadata, pid, pt_syscall_insn, SYS_getppid);
 	/* PTRACE_SYSCALL reports the entry... */
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_SYSCALL, 0, ST_SYSCALL);
 	/* ...a SINGLESTEP from there gets the step trap, not the exit stop. */
-	ASSERT_EQ(0, PTRE(PTRACE_SINGLESTEP, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
-	ASSERT_EQ(0, get_regs(pid, &r));
+	resume_regs(_metadata, pid, PTRACE_SINGLESTEP, 0, ST_STOPPED(SIGTRAP), &r);
 	EXPECT_EQ((unsigned long)pt_syscall_insn + 2, r.rip);
 	EXPECT_EQ(getpid(), (long)r.rax);
 	kill_reap(pid);
@@ -401,16 +328,11 @@ TEST(singlestep_over_syscall_with_syscall_tracing)
 TEST(singlestep_into_signal_handler)
 {
 	siginfo_t si;
-	pid_t pid = spawn_usr1_handler(body_pause);
+	pid_t pid = spawn_usr1_handler(_metadata, body_pause);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SINGLESTEP, pid, 0, SIGUSR1));
-	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
-	EXPECT_EQ((unsigned long)handler, get_rip(pid));
-	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
-	EXPECT_EQ(SIGTRAP, si.si_signo);
-	EXPECT_EQ(SIGTRAP, si.si_code);
-	EXPECT_EQ(pid, si.si_pid);
+	resume_assert(_metadata, pid, PTRACE_SINGLESTEP, SIGUSR1, ST_STOPPED(SIGTRAP));
+	EXPECT_EQ((unsigned long)handler, get_ip(pid));
+	expect_siginfo(_metadata, pid, &si, SIGTRAP, SIGTRAP, pid);
 	kill_reap(pid);
 }
 
@@ -419,13 +341,10 @@ TEST(singleblock_stops_at_branch_target)
 {
 	struct user_regs_struct r;
 	unsigned long rip;
-	pid_t pid = spawn_traceme(body_pause, NULL);
+	pid_t pid = traceme_child_at(_metadata, pt_step_code, 0);
 
-	ASSERT_GT(pid, 0);
-	set_rip(_metadata, pid, pt_step_code, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SINGLEBLOCK, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
-	rip = get_rip(pid);
+	resume_assert(_metadata, pid, PTRACE_SINGLEBLOCK, 0, ST_STOPPED(SIGTRAP));
+	rip = get_ip(pid);
 	if (rip == (unsigned long)pt_step_code + 1) {
 		kill_reap(pid);
 		SKIP(return, "CPU/emulator does not implement DEBUGCTL.BTF (block step acted as single step)");
@@ -433,164 +352,122 @@ TEST(singleblock_stops_at_branch_target)
 	EXPECT_EQ((unsigned long)pt_step_code + 13, rip);
 	ASSERT_EQ(0, get_regs(pid, &r));
 	EXPECT_EQ(0x12345679UL, r.rax & 0xffffffff);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0x79), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0x79));
 }
 
 TEST(sysemu_singlestep_steps_and_emulates)
 {
 	struct user_regs_struct r;
-	pid_t pid = spawn_traceme(body_pause, NULL);
+	pid_t pid = traceme_child_opts(_metadata, body_pause, NULL, PTRACE_O_TRACESYSGOOD);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESYSGOOD));
-	set_rip(_metadata, pid, pt_step_code + 13, 0);
+	set_ip(_metadata, pid, pt_step_code + 13, 0);
 	/* nop, mov: plain step traps. */
-	ASSERT_EQ(0, PTRE(PTRACE_SYSEMU_SINGLESTEP, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
-	EXPECT_EQ((unsigned long)pt_step_code + 14, get_rip(pid));
-	ASSERT_EQ(0, PTRE(PTRACE_SYSEMU_SINGLESTEP, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_SYSEMU_SINGLESTEP, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
-	EXPECT_EQ((unsigned long)pt_step_code + 21, get_rip(pid));
+	resume_assert(_metadata, pid, PTRACE_SYSEMU_SINGLESTEP, 0, ST_STOPPED(SIGTRAP));
+	EXPECT_EQ((unsigned long)pt_step_code + 14, get_ip(pid));
+	resume_assert(_metadata, pid, PTRACE_SYSEMU_SINGLESTEP, 0, ST_STOPPED(SIGTRAP));
+	resume_assert(_metadata, pid, PTRACE_SYSEMU_SINGLESTEP, 0, ST_STOPPED(SIGTRAP));
+	EXPECT_EQ((unsigned long)pt_step_code + 21, get_ip(pid));
 	/* The exit syscall is reported at entry and not executed. */
-	ASSERT_EQ(0, PTRE(PTRACE_SYSEMU_SINGLESTEP, pid, 0, 0));
-	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
-	ASSERT_EQ(0, get_regs(pid, &r));
+	resume_regs(_metadata, pid, PTRACE_SYSEMU_SINGLESTEP, 0, ST_SYSCALL, &r);
 	EXPECT_EQ(SYS_exit, (long)r.orig_rax);
 	EXPECT_EQ((unsigned long)pt_step_code + 23, r.rip);
 	/* Redirect to exit(r12) and let it run normally. */
 	r.rip = (unsigned long)pt_exit_r12;
 	r.r12 = 33;
-	ASSERT_EQ(0, set_regs(pid, &r));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(33), wstat(pid, 0));
+	cont_with_regs(_metadata, pid, &r, ST_EXITED(33));
 }
 
 TEST(kill_at_syscall_stop)
 {
-	pid_t pid = spawn_traceme(body_getppid, NULL);
+	pid_t pid = traceme_child(_metadata, body_getppid, NULL);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_KILL, pid, 0, 0));
-	EXPECT_EQ(ST_KILLED(SIGKILL), wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_SYSCALL, 0, ST_STOPPED(SIGTRAP));
+	resume_expect(_metadata, pid, PTRACE_KILL, 0, ST_KILLED(SIGKILL));
 }
 
 TEST(interrupt_running_event_stop)
 {
 	siginfo_t si;
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = interrupted_child(_metadata, body_pause, NULL, 0);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
-	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
-	EXPECT_EQ(SIGTRAP, si.si_signo);
-	EXPECT_EQ(SIGTRAP | (PTRACE_EVENT_STOP << 8), si.si_code);
-	EXPECT_EQ(pid, si.si_pid);
+	expect_siginfo(_metadata, pid, &si, SIGTRAP, SIGTRAP | (PTRACE_EVENT_STOP << 8), pid);
 	EXPECT_EQ(0, (int)si.si_uid);
 	kill_reap(pid);
 }
 
 TEST(interrupt_twice_one_stop)
 {
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = seized_child(_metadata, body_pause, NULL, 0);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
 	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
-	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(pid, 0));
+	interrupt_stop(_metadata, pid);
 	EXPECT_EQ(0, wait_st(pid, NULL, WNOHANG));
 	kill_reap(pid);
 }
 
 TEST(interrupt_while_stopped_traps_after_resume)
 {
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = interrupted_child(_metadata, body_pause, NULL, 0);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
-	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(pid, 0));
 	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
 	EXPECT_EQ(0, wait_st(pid, NULL, WNOHANG));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EVENT(PTRACE_EVENT_STOP));
 	kill_reap(pid);
-}
-
-static int body_wait_pipe(void *arg)
-{
-	return pipe_read_byte((int)(long)arg) < 0 ? 1 : 42;
 }
 
 TEST(signal_injected_at_interrupt_stop_is_ignored)
 {
 	int fds[2];
+	pid_t pid = piped_child(_metadata, body_wait_pipe, fds);
+
+	seize_interrupt(_metadata, pid, 0);
+	resume_release_expect(_metadata, pid, PTRACE_CONT, SIGUSR1, fds, ST_EXITED(42));
+}
+
+/*
+ * Asserts pipe(fds); a body_wait_pipe child on fds[0] is SEIZEd and taken
+ * through SIGSTOP -> signal-delivery-stop -> group-stop (EVENT_STOP);
+ * asserts that it got there (pid > 0).
+ */
+static pid_t seize_group_stopped(struct __test_metadata *_metadata,
+				 int fds[2])
+{
 	pid_t pid;
 
 	ASSERT_EQ(0, pipe(fds));
 	pid = spawn(body_wait_pipe, (void *)(long)fds[0]);
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
-	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGUSR1));
-	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
-	EXPECT_EQ(ST_EXITED(42), wstat(pid, 0));
-}
-
-/* SEIZE; SIGSTOP -> signal-delivery-stop -> group-stop (EVENT_STOP). */
-static pid_t seize_group_stopped(struct __test_metadata *_metadata, int fd)
-{
-	pid_t pid = spawn(body_wait_pipe, (void *)(long)fd);
-
-	if (pid <= 0)
-		return -1;
-	if (PTRE(PTRACE_SEIZE, pid, 0, 0) || kill(pid, SIGSTOP) ||
-	    wstat(pid, 0) != ST_STOPPED(SIGSTOP) ||
-	    PTRE(PTRACE_CONT, pid, 0, SIGSTOP) ||
-	    wstat(pid, 0) != ST_GROUPSTOP(SIGSTOP)) {
+	if (pid > 0 &&
+	    (PTRE(PTRACE_SEIZE, pid, 0, 0) || kill(pid, SIGSTOP) ||
+	     wstat(pid, 0) != ST_STOPPED(SIGSTOP) ||
+	     PTRE(PTRACE_CONT, pid, 0, SIGSTOP) ||
+	     wstat(pid, 0) != ST_GROUPSTOP(SIGSTOP))) {
 		kill_reap(pid);
 		TH_LOG("could not reach group-stop");
-		return -1;
+		pid = -1;
 	}
+	ASSERT_GT(pid, 0);
 	return pid;
 }
 
 TEST(listen_then_sigcont_reports_event_stop)
 {
 	int fds[2];
-	pid_t pid;
+	pid_t pid = seize_group_stopped(_metadata, fds);
 
-	ASSERT_EQ(0, pipe(fds));
-	pid = seize_group_stopped(_metadata, fds[0]);
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_LISTEN, pid, 0, 0));
 	EXPECT_EQ(0, wait_st(pid, NULL, WNOHANG));
 	ASSERT_EQ(0, kill(pid, SIGCONT));
 	/* Group stop ended: re-trap with SIGTRAP, then SIGCONT's delivery. */
 	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGCONT), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
-	EXPECT_EQ(ST_EXITED(42), wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_CONT, 0, ST_STOPPED(SIGCONT));
+	resume_release_expect(_metadata, pid, PTRACE_CONT, 0, fds, ST_EXITED(42));
 }
 
 TEST(listen_keeps_tracee_stopped)
 {
 	int fds[2];
-	pid_t pid;
+	pid_t pid = seize_group_stopped(_metadata, fds);
 
-	ASSERT_EQ(0, pipe(fds));
-	pid = seize_group_stopped(_metadata, fds[0]);
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_LISTEN, pid, 0, 0));
 	/* The listener is not "stopped" for ptrace requests... */
 	EXPECT_EQ(-ESRCH, PTRE(PTRACE_GETSIGINFO, pid, 0, &(siginfo_t){}));
@@ -601,16 +478,13 @@ TEST(listen_keeps_tracee_stopped)
 	/* INTERRUPT re-traps a listening tracee, still in group-stop. */
 	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
 	ASSERT_EQ(ST_GROUPSTOP(SIGSTOP), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(42), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(42));
 }
 
 TEST(listen_at_signal_stop_eio)
 {
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = seized_child(_metadata, body_pause, NULL, 0);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
 	ASSERT_EQ(0, kill(pid, SIGUSR1));
 	ASSERT_EQ(ST_STOPPED(SIGUSR1), wstat(pid, 0));
 	EXPECT_EQ(-EIO, PTRE(PTRACE_LISTEN, pid, 0, 0));
@@ -619,12 +493,8 @@ TEST(listen_at_signal_stop_eio)
 
 TEST(listen_at_interrupt_stop_then_interrupt)
 {
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = interrupted_child(_metadata, body_pause, NULL, 0);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
-	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(pid, 0));
 	ASSERT_EQ(0, PTRE(PTRACE_LISTEN, pid, 0, 0));
 	EXPECT_EQ(0, wait_st(pid, NULL, WNOHANG));
 	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
@@ -635,89 +505,67 @@ TEST(listen_at_interrupt_stop_then_interrupt)
 TEST(cont_from_group_stop_runs_tracee)
 {
 	int fds[2];
-	pid_t pid;
+	pid_t pid = seize_group_stopped(_metadata, fds);
 
-	ASSERT_EQ(0, pipe(fds));
-	pid = seize_group_stopped(_metadata, fds[0]);
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
-	EXPECT_EQ(ST_EXITED(42), wstat(pid, 0));
+	resume_release_expect(_metadata, pid, PTRACE_CONT, 0, fds, ST_EXITED(42));
 }
 
 TEST(sigcont_during_group_stop_trap)
 {
 	int fds[2];
-	pid_t pid;
+	pid_t pid = seize_group_stopped(_metadata, fds);
 
-	ASSERT_EQ(0, pipe(fds));
-	pid = seize_group_stopped(_metadata, fds[0]);
-	ASSERT_GT(pid, 0);
 	/* Not listening: SIGCONT does not wake the trapped tracee. */
 	ASSERT_EQ(0, kill(pid, SIGCONT));
 	EXPECT_EQ(0, wait_st(pid, NULL, WNOHANG));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGCONT), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
-	EXPECT_EQ(ST_EXITED(42), wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_CONT, 0, ST_EVENT(PTRACE_EVENT_STOP));
+	resume_assert(_metadata, pid, PTRACE_CONT, 0, ST_STOPPED(SIGCONT));
+	resume_release_expect(_metadata, pid, PTRACE_CONT, 0, fds, ST_EXITED(42));
+}
+
+/*
+ * An ATTACHed piped_child(body_wait_pipe) taken from its SIGSTOP stop into
+ * a group-stop by injecting SIGSTOP: asserts that the group-stop reports
+ * the plain SIGSTOP status again (ATTACH mode).
+ */
+static pid_t attach_group_stopped(struct __test_metadata *_metadata,
+				  int fds[2])
+{
+	pid_t pid = piped_child(_metadata, body_wait_pipe, fds);
+
+	attach_stop(_metadata, pid);
+	resume_assert(_metadata, pid, PTRACE_CONT, SIGSTOP, ST_STOPPED(SIGSTOP));
+	return pid;
 }
 
 TEST(attach_mode_group_stop_plain_status)
 {
 	int fds[2];
-	pid_t pid;
+	pid_t pid = attach_group_stopped(_metadata, fds);
 
-	ASSERT_EQ(0, pipe(fds));
-	pid = spawn(body_wait_pipe, (void *)(long)fds[0]);
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_ATTACH, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, 0));
-	/* Injecting SIGSTOP makes it a group stop: plain status again. */
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGSTOP));
-	ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, 0));
 	/* No siginfo at a group-stop in ATTACH mode. */
 	EXPECT_EQ(-EINVAL, PTRE(PTRACE_GETSIGINFO, pid, 0, &(siginfo_t){}));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
-	EXPECT_EQ(ST_EXITED(42), wstat(pid, 0));
+	resume_release_expect(_metadata, pid, PTRACE_CONT, 0, fds, ST_EXITED(42));
 }
 
 TEST(attach_mode_group_stop_injected_signal_ignored)
 {
 	int fds[2];
-	pid_t pid;
+	pid_t pid = attach_group_stopped(_metadata, fds);
 
-	ASSERT_EQ(0, pipe(fds));
-	pid = spawn(body_wait_pipe, (void *)(long)fds[0]);
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_ATTACH, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGSTOP));
-	ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, 0));
 	/* Resuming a group-stop with a signal does not deliver it. */
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGTERM));
-	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
-	EXPECT_EQ(ST_EXITED(42), wstat(pid, 0));
+	resume_release_expect(_metadata, pid, PTRACE_CONT, SIGTERM, fds, ST_EXITED(42));
 }
 
 TEST(syscall_exit_resume_with_signal_delivers)
 {
-	pid_t pid = spawn_usr1_handler(body_getppid_usr1);
+	pid_t pid = usr1_handler_at_entry(_metadata);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESYSGOOD));
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_SYSCALL, 0, ST_SYSCALL);
 	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGUSR1));
 	/* Queued by the syscall-exit report, then a signal-delivery-stop. */
 	ASSERT_EQ(ST_STOPPED(SIGUSR1), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGUSR1));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, SIGUSR1, ST_EXITED(0));
 }
 
 /*
@@ -753,14 +601,17 @@ static int body_read_pipe(void *arg)
 	return syscall(SYS_read, (int)(long)arg, &c, 1) == 1 ? 42 : 1;
 }
 
+/*
+ * An untraced child running fn(arg) (asserts pid > 0) that, once asleep, is
+ * SEIZEd and INTERRUPTed and has its registers read into *r; these steps
+ * are only EXPECTed.
+ */
 static pid_t seize_blocked(struct __test_metadata *_metadata, child_fn fn,
 			   void *arg, struct user_regs_struct *r)
 {
 	pid_t pid = spawn(fn, arg);
 
-	EXPECT_GT(pid, 0);
-	if (pid <= 0)
-		return -1;
+	ASSERT_GT(pid, 0);
 	EXPECT_TRUE(wait_task_state(pid, pid, 'S', 5000));
 	EXPECT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, PTRACE_O_TRACESYSGOOD));
 	EXPECT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
@@ -774,15 +625,11 @@ TEST(interrupted_pause_shows_erestartnohand)
 	struct user_regs_struct r, r2;
 	pid_t pid = seize_blocked(_metadata, body_one_pause, NULL, &r);
 
-	ASSERT_GT(pid, 0);
 	EXPECT_EQ(SYS_pause, (long)r.orig_rax);
 	EXPECT_EQ(-ERESTARTNOHAND, (long)r.rax);
 	/* Resumed, the same syscall is entered again at the same place. */
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
-	ASSERT_EQ(0, get_regs(pid, &r2));
-	EXPECT_EQ(SYS_pause, (long)r2.orig_rax);
-	EXPECT_EQ(-ENOSYS, (long)r2.rax);
+	resume_assert(_metadata, pid, PTRACE_SYSCALL, 0, ST_SYSCALL);
+	expect_syscall_regs(_metadata, pid, &r2, SYS_pause, -ENOSYS);
 	EXPECT_EQ(r.rip, r2.rip);
 	kill_reap(pid);
 }
@@ -792,12 +639,9 @@ TEST(interrupted_nanosleep_uses_restart_syscall)
 	struct user_regs_struct r;
 	pid_t pid = seize_blocked(_metadata, body_nanosleep, NULL, &r);
 
-	ASSERT_GT(pid, 0);
 	EXPECT_EQ(SYS_nanosleep, (long)r.orig_rax);
 	EXPECT_EQ(-ERESTART_RESTARTBLOCK, (long)r.rax);
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
-	ASSERT_EQ(0, get_regs(pid, &r));
+	resume_regs(_metadata, pid, PTRACE_SYSCALL, 0, ST_SYSCALL, &r);
 	EXPECT_EQ(SYS_restart_syscall, (long)r.orig_rax);
 	kill_reap(pid);
 }
@@ -809,13 +653,11 @@ TEST(interrupted_read_shows_erestartsys)
 	pid_t pid;
 
 	ASSERT_EQ(0, pipe(fds));
-	pid = seize_blocked(_metadata, body_read_pipe, (void *)(long)fds[0], &r);
-	ASSERT_GT(pid, 0);
+	pid = seize_blocked(_metadata, body_read_pipe, (void *)(long)fds[0],
+			    &r);
 	EXPECT_EQ(SYS_read, (long)r.orig_rax);
 	EXPECT_EQ(-ERESTARTSYS, (long)r.rax);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
-	EXPECT_EQ(ST_EXITED(42), wstat(pid, 0));
+	resume_release_expect(_metadata, pid, PTRACE_CONT, 0, fds, ST_EXITED(42));
 }
 
 TEST(restart_suppressed_by_orig_rax_minus_one)
@@ -823,12 +665,10 @@ TEST(restart_suppressed_by_orig_rax_minus_one)
 	struct user_regs_struct r;
 	pid_t pid = seize_blocked(_metadata, body_one_pause, NULL, &r);
 
-	ASSERT_GT(pid, 0);
 	r.orig_rax = -1;
 	ASSERT_EQ(0, set_regs(pid, &r));
 	/* No restart: the internal error code reaches user space. */
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0));
 }
 
 TEST(interrupted_pause_with_handler_eintr)
@@ -851,20 +691,16 @@ TEST(interrupted_pause_with_handler_eintr)
 	ASSERT_EQ(ST_STOPPED(SIGUSR1), wstat(pid, 0));
 	ASSERT_EQ(0, get_regs(pid, &r));
 	EXPECT_EQ(-ERESTARTNOHAND, (long)r.rax);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGUSR1));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, SIGUSR1, ST_EXITED(0));
 }
 
 TEST(resume_from_syscall_to_cont_drops_syscall_tracing)
 {
-	pid_t pid = spawn_traceme(body_getppid, NULL);
+	pid_t pid = traceme_child(_metadata, body_getppid, NULL);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_SYSCALL, 0, ST_STOPPED(SIGTRAP));
 	/* CONT at the entry stop: no exit stop, no further stops. */
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0));
 }
 
 TEST_HARNESS_MAIN

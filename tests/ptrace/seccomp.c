@@ -77,19 +77,36 @@ static int body_filtered(void *arg)
 	return 2;
 }
 
-/* Traced child past its filter install, stopped at its own SIGSTOP. */
-static pid_t spawn_filtered(long mode, unsigned long opts)
+/*
+ * Traced child past its filter install, stopped at its own SIGSTOP;
+ * asserts that it got there (pid > 0).
+ */
+static pid_t spawn_filtered(struct __test_metadata *_metadata, long mode,
+			    unsigned long opts)
 {
 	pid_t pid = spawn_traceme(body_filtered, (void *)mode);
 
-	if (pid <= 0)
-		return -1;
-	if ((opts && PTRE(PTRACE_SETOPTIONS, pid, 0, opts)) ||
-	    PTRE(PTRACE_CONT, pid, 0, 0) ||
-	    wstat(pid, 0) != ST_STOPPED(SIGSTOP)) {
+	if (pid > 0 &&
+	    ((opts && PTRE(PTRACE_SETOPTIONS, pid, 0, opts)) ||
+	     PTRE(PTRACE_CONT, pid, 0, 0) ||
+	     wstat(pid, 0) != ST_STOPPED(SIGSTOP))) {
 		kill_reap(pid);
-		return -1;
+		pid = -1;
 	}
+	ASSERT_GT(pid, 0);
+	return pid;
+}
+
+/*
+ * spawn_filtered() with PTRACE_O_TRACESECCOMP, then asserts PTRACE_CONT to
+ * the PTRACE_EVENT_SECCOMP stop of its getppid().
+ */
+static pid_t seccomp_stopped(struct __test_metadata *_metadata, long mode)
+{
+	pid_t pid = spawn_filtered(_metadata, mode, PTRACE_O_TRACESECCOMP);
+
+	resume_assert(_metadata, pid, PTRACE_CONT, 0,
+		      ST_EVENT(PTRACE_EVENT_SECCOMP));
 	return pid;
 }
 
@@ -111,34 +128,24 @@ TEST(ret_trace_untraced_enosys)
 
 TEST(ret_trace_without_option_enosys)
 {
-	pid_t pid = spawn_filtered(0, 0);
+	pid_t pid = spawn_filtered(_metadata, 0, 0);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0));
 }
 
 TEST(ret_trace_event_stop)
 {
 	struct user_regs_struct r;
-	unsigned long msg = 0;
 	siginfo_t si;
-	pid_t pid = spawn_filtered(1, PTRACE_O_TRACESECCOMP);
+	pid_t pid = seccomp_stopped(_metadata, 1);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_SECCOMP), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_GETEVENTMSG, pid, 0, &msg));
-	EXPECT_EQ(0x1234UL, msg);
+	expect_eventmsg(_metadata, pid, 0x1234);
 	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
 	EXPECT_EQ(SIGTRAP, si.si_signo);
 	EXPECT_EQ(SIGTRAP | (PTRACE_EVENT_SECCOMP << 8), si.si_code);
-	ASSERT_EQ(0, get_regs(pid, &r));
-	EXPECT_EQ(SYS_getppid, (long)r.orig_rax);
-	EXPECT_EQ(-ENOSYS, (long)r.rax);
+	expect_syscall_regs(_metadata, pid, &r, SYS_getppid, -ENOSYS);
 	/* Continuing runs the syscall. */
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0));
 }
 
 static int body_getgid_trace(void *arg)
@@ -151,27 +158,19 @@ static int body_getgid_trace(void *arg)
 
 TEST(ret_trace_data_per_rule)
 {
-	unsigned long msg = 0;
-	pid_t pid = spawn_traceme(body_getgid_trace, NULL);
+	pid_t pid = traceme_child_opts(_metadata, body_getgid_trace, NULL,
+				       PTRACE_O_TRACESECCOMP);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESECCOMP));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_SECCOMP), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_GETEVENTMSG, pid, 0, &msg));
-	EXPECT_EQ(7UL, msg);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_CONT, 0, ST_EVENT(PTRACE_EVENT_SECCOMP));
+	expect_eventmsg(_metadata, pid, 7);
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0));
 }
 
 TEST(seccomp_stop_syscall_info)
 {
 	struct ptrace_syscall_info info;
-	pid_t pid = spawn_filtered(1, PTRACE_O_TRACESECCOMP);
+	pid_t pid = seccomp_stopped(_metadata, 1);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_SECCOMP), wstat(pid, 0));
 	memset(&info, 0xa5, sizeof(info));
 	ASSERT_EQ(SI_SIZE_SECCOMP, PTRE(PTRACE_GET_SYSCALL_INFO, pid,
 					sizeof(info), &info));
@@ -182,105 +181,90 @@ TEST(seccomp_stop_syscall_info)
 	kill_reap(pid);
 }
 
+/*
+ * seccomp_stopped(mode), asserts POKEUSER of orig_rax = nr, then expects
+ * the tracee's exit code 0 (mode's check of getppid's result passed).
+ */
+static void change_syscall_at_seccomp_stop(struct __test_metadata *_metadata,
+					   long mode, long nr)
+{
+	pid_t pid = seccomp_stopped(_metadata, mode);
+
+	ASSERT_EQ(0, PTRE(PTRACE_POKEUSER, pid,
+			  offsetof(struct user_regs_struct, orig_rax), nr));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0));
+}
+
 TEST(seccomp_stop_change_syscall)
 {
-	pid_t pid = spawn_filtered(2, PTRACE_O_TRACESECCOMP);
-
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_SECCOMP), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_POKEUSER, pid,
-			  offsetof(struct user_regs_struct, orig_rax),
-			  SYS_getpid));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	change_syscall_at_seccomp_stop(_metadata, 2, SYS_getpid);
 }
 
 TEST(seccomp_stop_skip_syscall)
 {
 	struct user_regs_struct r;
-	pid_t pid = spawn_filtered(3, PTRACE_O_TRACESECCOMP);
+	pid_t pid = seccomp_stopped(_metadata, 3);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_SECCOMP), wstat(pid, 0));
 	ASSERT_EQ(0, get_regs(pid, &r));
 	r.orig_rax = -1;
 	r.rax = 99;
-	ASSERT_EQ(0, set_regs(pid, &r));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	cont_with_regs(_metadata, pid, &r, ST_EXITED(0));
 }
 
 TEST(seccomp_stop_changed_syscall_rechecked)
 {
-	pid_t pid = spawn_filtered(4, PTRACE_O_TRACESECCOMP);
-
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_SECCOMP), wstat(pid, 0));
 	/* getuid is ERRNO(EACCES) in the filter, which runs again. */
-	ASSERT_EQ(0, PTRE(PTRACE_POKEUSER, pid,
-			  offsetof(struct user_regs_struct, orig_rax),
-			  SYS_getuid));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	change_syscall_at_seccomp_stop(_metadata, 4, SYS_getuid);
 }
 
 TEST(syscall_entry_stop_precedes_seccomp_stop)
 {
 	struct ptrace_syscall_info info;
-	pid_t pid = spawn_filtered(1, PTRACE_O_TRACESECCOMP |
+	pid_t pid = spawn_filtered(_metadata, 1, PTRACE_O_TRACESECCOMP |
 				   PTRACE_O_TRACESYSGOOD);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_SYSCALL, 0, ST_SYSCALL);
 	ASSERT_EQ(80, PTRE(PTRACE_GET_SYSCALL_INFO, pid, sizeof(info), &info));
 	EXPECT_EQ(PTRACE_SYSCALL_INFO_ENTRY, info.op);
 	EXPECT_EQ(SYS_getppid, (long)info.entry.nr);
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_SECCOMP), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_SYSCALL, 0, ST_EVENT(PTRACE_EVENT_SECCOMP));
+	resume_assert(_metadata, pid, PTRACE_SYSCALL, 0, ST_SYSCALL);
 	ASSERT_EQ(33, PTRE(PTRACE_GET_SYSCALL_INFO, pid, sizeof(info), &info));
 	EXPECT_EQ(PTRACE_SYSCALL_INFO_EXIT, info.op);
 	EXPECT_EQ(getpid(), info.exit.rval);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0));
 }
 
 TEST(kill_at_seccomp_stop)
 {
-	pid_t pid = spawn_filtered(1, PTRACE_O_TRACESECCOMP);
+	pid_t pid = seccomp_stopped(_metadata, 1);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_SECCOMP), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_KILL, pid, 0, 0));
-	EXPECT_EQ(ST_KILLED(SIGKILL), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_KILL, 0, ST_KILLED(SIGKILL));
 }
 
 TEST(suspend_seccomp_disables_filter)
 {
-	pid_t pid = spawn_filtered(5, 0);
+	pid_t pid = spawn_filtered(_metadata, 5, 0);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_SUSPEND_SECCOMP));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0));
 }
 
 TEST(suspend_seccomp_filter_active_without_it)
 {
-	pid_t pid = spawn_filtered(5, 0);
+	pid_t pid = spawn_filtered(_metadata, 5, 0);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(1), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(1));
 }
 
-TEST(suspend_seccomp_unprivileged_eperm)
+/*
+ * In a child (asserts fork_child() >= 0) that becomes nobody: a TRACEME
+ * child running fn, continued to its own SIGSTOP if cont, gets request
+ * req (addr 0, data).  Returns the child's wait status: ST_EXITED(0) iff
+ * the request failed with exactly -err.
+ */
+static int nobody_request(struct __test_metadata *_metadata, child_fn fn,
+			  bool cont, long req, unsigned long data, long err)
 {
 	pid_t t = fork_child();
 
@@ -291,22 +275,33 @@ TEST(suspend_seccomp_unprivileged_eperm)
 
 		if (become_nobody())
 			_exit(90);
-		pid = spawn_traceme(body_pause, NULL);
+		pid = spawn_traceme(fn, NULL);
 		if (pid <= 0)
 			_exit(91);
-		r = PTRE(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_SUSPEND_SECCOMP);
+		if (cont) {
+			ptr(PTRACE_CONT, pid, 0, 0);
+			if (wstat(pid, 0) != ST_STOPPED(SIGSTOP))
+				_exit(92);
+		}
+		r = PTRE(req, pid, 0, data);
 		kill_reap(pid);
-		_exit(r == -EPERM ? 0 : 1);
+		_exit(r == -err ? 0 : 1);
 	}
-	EXPECT_EQ(ST_EXITED(0), wstat(t, 0));
+	return wstat(t, 0);
+}
+
+TEST(suspend_seccomp_unprivileged_eperm)
+{
+	EXPECT_EQ(ST_EXITED(0), nobody_request(_metadata, body_pause, false,
+						PTRACE_SETOPTIONS,
+						PTRACE_O_SUSPEND_SECCOMP, EPERM));
 }
 
 TEST(get_filter_returns_program)
 {
 	struct sock_filter insns[FILTER_LEN];
-	pid_t pid = spawn_filtered(1, 0);
+	pid_t pid = spawn_filtered(_metadata, 1, 0);
 
-	ASSERT_GT(pid, 0);
 	EXPECT_EQ((long)FILTER_LEN, PTRE(PTRACE_SECCOMP_GET_FILTER, pid, 0, 0));
 	memset(insns, 0, sizeof(insns));
 	ASSERT_EQ((long)FILTER_LEN, PTRE(PTRACE_SECCOMP_GET_FILTER, pid, 0,
@@ -330,11 +325,8 @@ static int body_two_filters(void *arg)
 /* Index 0 is the oldest filter (the root of the chain). */
 TEST(get_filter_index_oldest_first)
 {
-	pid_t pid = spawn_traceme(body_two_filters, NULL);
+	pid_t pid = traceme_child_ready(_metadata, body_two_filters, NULL);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, 0));
 	EXPECT_EQ((long)FILTER_LEN, PTRE(PTRACE_SECCOMP_GET_FILTER, pid, 0, 0));
 	EXPECT_EQ(1, PTRE(PTRACE_SECCOMP_GET_FILTER, pid, 1, 0));
 	EXPECT_EQ(-ENOENT, PTRE(PTRACE_SECCOMP_GET_FILTER, pid, 2, 0));
@@ -344,11 +336,8 @@ TEST(get_filter_index_oldest_first)
 TEST(get_metadata_flags)
 {
 	struct seccomp_metadata md;
-	pid_t pid = spawn_traceme(body_two_filters, NULL);
+	pid_t pid = traceme_child_ready(_metadata, body_two_filters, NULL);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, 0));
 	md.filter_off = 0;
 	md.flags = 0xa5;
 	ASSERT_EQ(sizeof(md), PTRE(PTRACE_SECCOMP_GET_METADATA, pid,
@@ -369,9 +358,8 @@ TEST(get_metadata_flags)
 
 TEST(get_filter_without_filter_einval)
 {
-	pid_t pid = spawn_traceme(body_pause, NULL);
+	pid_t pid = traceme_child(_metadata, body_pause, NULL);
 
-	ASSERT_GT(pid, 0);
 	EXPECT_EQ(-EINVAL, PTRE(PTRACE_SECCOMP_GET_FILTER, pid, 0, 0));
 	kill_reap(pid);
 }
@@ -393,44 +381,20 @@ static int body_strict(void *arg)
 TEST(get_filter_strict_mode_einval)
 {
 	int fds[2];
-	pid_t pid;
+	pid_t pid = piped_child(_metadata, body_strict, fds);
 
-	ASSERT_EQ(0, pipe(fds));
-	pid = spawn(body_strict, (void *)(long)fds[0]);
-	ASSERT_GT(pid, 0);
 	ASSERT_TRUE(wait_task_state(pid, pid, 'S', 5000));
-	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
-	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(pid, 0));
+	seize_interrupt(_metadata, pid, 0);
 	EXPECT_EQ(-EINVAL, PTRE(PTRACE_SECCOMP_GET_FILTER, pid, 0, 0));
 	/* The interrupted read() is restarted as read(): still allowed. */
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_release_expect(_metadata, pid, PTRACE_CONT, 0, fds, ST_EXITED(0));
 }
 
 TEST(get_filter_unprivileged_eacces)
 {
-	pid_t t = fork_child();
-
-	ASSERT_GE(t, 0);
-	if (t == 0) {
-		pid_t pid;
-		long r;
-
-		if (become_nobody())
-			_exit(90);
-		pid = spawn_traceme(body_two_filters, NULL);
-		if (pid <= 0)
-			_exit(91);
-		ptr(PTRACE_CONT, pid, 0, 0);
-		if (wstat(pid, 0) != ST_STOPPED(SIGSTOP))
-			_exit(92);
-		r = PTRE(PTRACE_SECCOMP_GET_FILTER, pid, 0, 0);
-		kill_reap(pid);
-		_exit(r == -EACCES ? 0 : 1);
-	}
-	EXPECT_EQ(ST_EXITED(0), wstat(t, 0));
+	EXPECT_EQ(ST_EXITED(0), nobody_request(_metadata, body_two_filters,
+						true, PTRACE_SECCOMP_GET_FILTER,
+						0, EACCES));
 }
 
 TEST_HARNESS_MAIN

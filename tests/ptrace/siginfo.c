@@ -61,7 +61,11 @@ static int body_raise_usr1(void *arg)
 	return 9;
 }
 
-static pid_t spawn_handlers(child_fn fn, long mode)
+/*
+ * Like traceme_child(body_raise_usr1, mode), with handlers for SIGUSR1 and
+ * SIGUSR2; then asserts PTRACE_CONT to the SIGUSR1 signal-delivery-stop.
+ */
+static pid_t usr1_stopped(struct __test_metadata *_metadata, long mode)
 {
 	pid_t pid = fork_child();
 
@@ -69,23 +73,22 @@ static pid_t spawn_handlers(child_fn fn, long mode)
 		install(SIGUSR1);
 		install(SIGUSR2);
 		child_traceme_stop();
-		_exit(fn((void *)mode));
+		_exit(body_raise_usr1((void *)mode));
 	}
 	if (pid > 0 && wstat(pid, 0) != ST_STOPPED(SIGSTOP)) {
 		kill_reap(pid);
-		return -1;
+		pid = -1;
 	}
+	ASSERT_GT(pid, 0);
+	resume_assert(_metadata, pid, PTRACE_CONT, 0, ST_STOPPED(SIGUSR1));
 	return pid;
 }
 
 TEST(setsiginfo_changes_delivered_siginfo)
 {
 	siginfo_t si;
-	pid_t pid = spawn_handlers(body_raise_usr1, 1);
+	pid_t pid = usr1_stopped(_metadata, 1);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGUSR1), wstat(pid, 0));
 	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
 	EXPECT_EQ(SI_USER, si.si_code);
 	si.si_code = SI_QUEUE;
@@ -96,45 +99,34 @@ TEST(setsiginfo_changes_delivered_siginfo)
 	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
 	EXPECT_EQ(SI_QUEUE, si.si_code);
 	EXPECT_EQ(4321, si.si_pid);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGUSR1));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, SIGUSR1, ST_EXITED(0));
 }
 
 TEST(cont_other_signal_synthesizes_si_user)
 {
-	pid_t pid = spawn_handlers(body_raise_usr1, 2);
+	pid_t pid = usr1_stopped(_metadata, 2);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGUSR1), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGUSR2));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, SIGUSR2, ST_EXITED(0));
 }
 
 TEST(setsiginfo_signo_mismatch_synthesizes_si_user)
 {
 	siginfo_t si;
-	pid_t pid = spawn_handlers(body_raise_usr1, 3);
+	pid_t pid = usr1_stopped(_metadata, 3);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGUSR1), wstat(pid, 0));
 	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
 	si.si_signo = SIGUSR2;
 	si.si_code = SI_QUEUE;
 	ASSERT_EQ(0, PTRE(PTRACE_SETSIGINFO, pid, 0, &si));
 	/* Resume with SIGUSR1 != si_signo: the kernel builds a new siginfo. */
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGUSR1));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, SIGUSR1, ST_EXITED(0));
 }
 
 TEST(getsiginfo_running_esrch)
 {
 	siginfo_t si;
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = seized_child(_metadata, body_pause, NULL, 0);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
 	EXPECT_EQ(-ESRCH, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
 	EXPECT_EQ(-ESRCH, PTRE(PTRACE_SETSIGINFO, pid, 0, &si));
 	kill_reap(pid);
@@ -143,17 +135,12 @@ TEST(getsiginfo_running_esrch)
 TEST(getsiginfo_kill_from_tracer)
 {
 	siginfo_t si;
-	pid_t pid = spawn_traceme(body_pause, NULL);
+	pid_t pid = traceme_child(_metadata, body_pause, NULL);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, kill(pid, SIGUSR1));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGUSR1), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
-	EXPECT_EQ(SIGUSR1, si.si_signo);
+	resume_assert(_metadata, pid, PTRACE_CONT, 0, ST_STOPPED(SIGUSR1));
+	expect_siginfo(_metadata, pid, &si, SIGUSR1, SI_USER, getpid());
 	EXPECT_EQ(0, si.si_errno);
-	EXPECT_EQ(SI_USER, si.si_code);
-	EXPECT_EQ(getpid(), si.si_pid);
 	EXPECT_EQ(0, (int)si.si_uid);
 	kill_reap(pid);
 }
@@ -161,12 +148,10 @@ TEST(getsiginfo_kill_from_tracer)
 TEST(getsiginfo_tgkill_si_tkill)
 {
 	siginfo_t si;
-	pid_t pid = spawn_traceme(body_pause, NULL);
+	pid_t pid = traceme_child(_metadata, body_pause, NULL);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, sys_tgkill(pid, pid, SIGUSR2));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGUSR2), wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_CONT, 0, ST_STOPPED(SIGUSR2));
 	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
 	EXPECT_EQ(SI_TKILL, si.si_code);
 	EXPECT_EQ(getpid(), si.si_pid);
@@ -192,22 +177,26 @@ static int body_fault(void *arg)
 	return 0;
 }
 
+/*
+ * body_fault(kind): asserts the signal-delivery-stop for sig, GETSIGINFO
+ * into *si and GETREGS into *r (and for a fault, that suppressing the
+ * signal re-executes the instruction); then expects si_signo == sig and
+ * si_code == code.
+ */
 static void fault_stop(struct __test_metadata *_metadata, long kind, int sig,
-		       siginfo_t *si, struct user_regs_struct *r)
+		       int code, siginfo_t *si, struct user_regs_struct *r)
 {
-	pid_t pid = spawn_traceme(body_fault, (void *)kind);
+	pid_t pid = traceme_child(_metadata, body_fault, (void *)kind);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(sig), wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_CONT, 0, ST_STOPPED(sig));
 	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, si));
 	ASSERT_EQ(0, get_regs(pid, r));
 	/* Suppressing a fault signal re-executes the instruction. */
-	if (kind != 1) {
-		ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-		ASSERT_EQ(ST_STOPPED(sig), wstat(pid, 0));
-	}
+	if (kind != 1)
+		resume_assert(_metadata, pid, PTRACE_CONT, 0, ST_STOPPED(sig));
 	kill_reap(pid);
+	EXPECT_EQ(sig, si->si_signo);
+	EXPECT_EQ(code, si->si_code);
 }
 
 TEST(getsiginfo_sigsegv_fault)
@@ -215,9 +204,7 @@ TEST(getsiginfo_sigsegv_fault)
 	struct user_regs_struct r;
 	siginfo_t si;
 
-	fault_stop(_metadata, 0, SIGSEGV, &si, &r);
-	EXPECT_EQ(SIGSEGV, si.si_signo);
-	EXPECT_EQ(SEGV_MAPERR, si.si_code);
+	fault_stop(_metadata, 0, SIGSEGV, SEGV_MAPERR, &si, &r);
 	EXPECT_EQ((void *)0x10, si.si_addr);
 }
 
@@ -226,9 +213,7 @@ TEST(getsiginfo_int3_si_kernel)
 	struct user_regs_struct r;
 	siginfo_t si;
 
-	fault_stop(_metadata, 1, SIGTRAP, &si, &r);
-	EXPECT_EQ(SIGTRAP, si.si_signo);
-	EXPECT_EQ(SI_KERNEL, si.si_code);
+	fault_stop(_metadata, 1, SIGTRAP, SI_KERNEL, &si, &r);
 	/* rip is after the int3. */
 	EXPECT_EQ(0xcc, (unsigned char)*(char *)(r.rip - 1));
 }
@@ -238,9 +223,7 @@ TEST(getsiginfo_ud2_sigill)
 	struct user_regs_struct r;
 	siginfo_t si;
 
-	fault_stop(_metadata, 2, SIGILL, &si, &r);
-	EXPECT_EQ(SIGILL, si.si_signo);
-	EXPECT_EQ(ILL_ILLOPN, si.si_code);
+	fault_stop(_metadata, 2, SIGILL, ILL_ILLOPN, &si, &r);
 	EXPECT_EQ((void *)r.rip, si.si_addr);
 	EXPECT_EQ(0x0b0f, *(unsigned short *)r.rip);
 }
@@ -276,11 +259,8 @@ static int body_queue(void *arg)
 
 static pid_t spawn_queued(struct __test_metadata *_metadata)
 {
-	pid_t pid = spawn_traceme(body_queue, NULL);
+	pid_t pid = traceme_child(_metadata, body_queue, NULL);
 
-	EXPECT_GT(pid, 0);
-	if (pid <= 0)
-		return -1;
 	EXPECT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
 	EXPECT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, 0));
 	return pid;
@@ -295,12 +275,21 @@ static long peeksig(pid_t pid, uint64_t off, uint32_t flags, int32_t nr,
 	return PTRE(PTRACE_PEEKSIGINFO, pid, &a, buf);
 }
 
+/* spawn_queued(); asserts that PEEKSIGINFO_SHARED copies 3 signals to si. */
+static pid_t queued_peek_shared(struct __test_metadata *_metadata,
+				siginfo_t si[8])
+{
+	pid_t pid = spawn_queued(_metadata);
+
+	ASSERT_EQ(3, peeksig(pid, 0, PTRACE_PEEKSIGINFO_SHARED, 8, si));
+	return pid;
+}
+
 TEST(peeksiginfo_private_queue)
 {
 	siginfo_t si[8];
 	pid_t pid = spawn_queued(_metadata);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(2, peeksig(pid, 0, 0, 8, si));
 	EXPECT_EQ(SIGRTMIN + 2, si[0].si_signo);
 	EXPECT_EQ(SI_QUEUE, si[0].si_code);
@@ -313,11 +302,9 @@ TEST(peeksiginfo_private_queue)
 TEST(peeksiginfo_shared_queue)
 {
 	siginfo_t si[8];
-	pid_t pid = spawn_queued(_metadata);
+	pid_t pid = queued_peek_shared(_metadata, si);
 	int i;
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(3, peeksig(pid, 0, PTRACE_PEEKSIGINFO_SHARED, 8, si));
 	for (i = 0; i < 3; i++) {
 		EXPECT_EQ(SIGRTMIN + 2, si[i].si_signo);
 		EXPECT_EQ(SI_QUEUE, si[i].si_code);
@@ -331,7 +318,6 @@ TEST(peeksiginfo_offset_and_count)
 	siginfo_t si[8];
 	pid_t pid = spawn_queued(_metadata);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(1, peeksig(pid, 1, PTRACE_PEEKSIGINFO_SHARED, 1, si));
 	EXPECT_EQ(101, si[0].si_value.sival_int);
 	ASSERT_EQ(1, peeksig(pid, 2, PTRACE_PEEKSIGINFO_SHARED, 5, si));
@@ -349,7 +335,6 @@ TEST(peeksiginfo_invalid_args_einval)
 	siginfo_t si[2];
 	pid_t pid = spawn_queued(_metadata);
 
-	ASSERT_GT(pid, 0);
 	EXPECT_EQ(-EINVAL, peeksig(pid, 0, 2, 1, si));
 	EXPECT_EQ(-EINVAL, peeksig(pid, 0, 0, -1, si));
 	EXPECT_EQ(-EFAULT, PTRE(PTRACE_PEEKSIGINFO, pid, 0, si));
@@ -359,11 +344,9 @@ TEST(peeksiginfo_invalid_args_einval)
 TEST(peeksiginfo_delivery_after_peek)
 {
 	siginfo_t si[8];
-	pid_t pid = spawn_queued(_metadata);
+	pid_t pid = queued_peek_shared(_metadata, si);
 	int i;
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(3, peeksig(pid, 0, PTRACE_PEEKSIGINFO_SHARED, 8, si));
 	/* Unblock everything: private signals first, then shared ones. */
 	ASSERT_EQ(0, PTRE(PTRACE_SETSIGMASK, pid, 8, &(uint64_t){ 0 }));
 	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
@@ -402,11 +385,8 @@ static int body_block_check(void *arg)
 TEST(getsigmask_reads_blocked)
 {
 	uint64_t mask = 0;
-	pid_t pid = spawn_traceme(body_block_check, NULL);
+	pid_t pid = traceme_child_ready(_metadata, body_block_check, NULL);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, 0));
 	ASSERT_EQ(0, PTRE(PTRACE_GETSIGMASK, pid, 8, &mask));
 	EXPECT_EQ(sigbit(SIGUSR1) | sigbit(SIGRTMIN + 3), mask);
 	kill_reap(pid);
@@ -415,22 +395,17 @@ TEST(getsigmask_reads_blocked)
 TEST(setsigmask_visible_to_tracee)
 {
 	uint64_t mask = sigbit(SIGUSR2);
-	pid_t pid = spawn_traceme(body_block_check, NULL);
+	pid_t pid = traceme_child_ready(_metadata, body_block_check, NULL);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, 0));
 	ASSERT_EQ(0, PTRE(PTRACE_SETSIGMASK, pid, 8, &mask));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0));
 }
 
 TEST(setsigmask_drops_sigkill_sigstop)
 {
 	uint64_t mask = ~0ULL;
-	pid_t pid = spawn_traceme(body_pause, NULL);
+	pid_t pid = traceme_child(_metadata, body_pause, NULL);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_SETSIGMASK, pid, 8, &mask));
 	mask = 0;
 	ASSERT_EQ(0, PTRE(PTRACE_GETSIGMASK, pid, 8, &mask));
@@ -441,9 +416,8 @@ TEST(setsigmask_drops_sigkill_sigstop)
 TEST(sigmask_wrong_size_einval)
 {
 	uint64_t mask[2] = { 0 };
-	pid_t pid = spawn_traceme(body_pause, NULL);
+	pid_t pid = traceme_child(_metadata, body_pause, NULL);
 
-	ASSERT_GT(pid, 0);
 	EXPECT_EQ(-EINVAL, PTRE(PTRACE_GETSIGMASK, pid, 4, mask));
 	EXPECT_EQ(-EINVAL, PTRE(PTRACE_GETSIGMASK, pid, 16, mask));
 	EXPECT_EQ(-EINVAL, PTRE(PTRACE_SETSIGMASK, pid, 0, mask));
@@ -468,6 +442,15 @@ static int body_report_rseq(void *arg)
 	return 0;
 }
 
+/* Asserts GET_RSEQ_CONFIGURATION == sizeof(*conf) (prefilled with 0xa5). */
+static void get_rseq_conf(struct __test_metadata *_metadata, pid_t pid,
+			  struct ptrace_rseq_configuration *conf)
+{
+	memset(conf, 0xa5, sizeof(*conf));
+	ASSERT_EQ(sizeof(*conf), PTRE(PTRACE_GET_RSEQ_CONFIGURATION, pid,
+				      sizeof(*conf), conf));
+}
+
 TEST(rseq_configuration_matches_tracee)
 {
 	struct ptrace_rseq_configuration conf;
@@ -476,14 +459,9 @@ TEST(rseq_configuration_matches_tracee)
 	pid_t pid;
 
 	ASSERT_EQ(0, pipe(fds));
-	pid = spawn_traceme(body_report_rseq, (void *)(long)fds[1]);
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, 0));
+	pid = traceme_child_ready(_metadata, body_report_rseq, (void *)(long)fds[1]);
 	ASSERT_EQ(sizeof(expect), read(fds[0], &expect, sizeof(expect)));
-	memset(&conf, 0xa5, sizeof(conf));
-	ASSERT_EQ(sizeof(conf), PTRE(PTRACE_GET_RSEQ_CONFIGURATION, pid,
-				     sizeof(conf), &conf));
+	get_rseq_conf(_metadata, pid, &conf);
 	if (!expect)
 		SKIP(goto out, "libc did not register rseq (glibc.pthread.rseq=0?)");
 	EXPECT_EQ(expect, conf.rseq_abi_pointer);
@@ -508,14 +486,9 @@ static int body_unregister_rseq(void *arg)
 TEST(rseq_configuration_unregistered_zero)
 {
 	struct ptrace_rseq_configuration conf;
-	pid_t pid = spawn_traceme(body_unregister_rseq, NULL);
+	pid_t pid = traceme_child_ready(_metadata, body_unregister_rseq, NULL);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, 0));
-	memset(&conf, 0xa5, sizeof(conf));
-	ASSERT_EQ(sizeof(conf), PTRE(PTRACE_GET_RSEQ_CONFIGURATION, pid,
-				     sizeof(conf), &conf));
+	get_rseq_conf(_metadata, pid, &conf);
 	EXPECT_EQ(0ULL, conf.rseq_abi_pointer);
 	EXPECT_EQ(0U, conf.rseq_abi_size);
 	EXPECT_EQ(0U, conf.flags);
@@ -525,9 +498,8 @@ TEST(rseq_configuration_unregistered_zero)
 TEST(rseq_configuration_short_size)
 {
 	uint64_t buf[4] = { 1, 2, 3, 4 };
-	pid_t pid = spawn_traceme(body_pause, NULL);
+	pid_t pid = traceme_child(_metadata, body_pause, NULL);
 
-	ASSERT_GT(pid, 0);
 	/* Always returns the full size; copies at most what was asked. */
 	ASSERT_EQ(24, PTRE(PTRACE_GET_RSEQ_CONFIGURATION, pid, 8, buf));
 	EXPECT_EQ(2ULL, buf[1]);
@@ -544,17 +516,25 @@ static long sud_get(pid_t pid, struct ptrace_sud_config *c)
 		    c);
 }
 
-TEST(sud_config_default_off)
+/* Asserts sud_get(), then expects the four fields of the config. */
+static void expect_sud(struct __test_metadata *_metadata, pid_t pid,
+		       uint64_t mode, uint64_t selector, uint64_t offset,
+		       uint64_t len)
 {
 	struct ptrace_sud_config c;
-	pid_t pid = spawn_traceme(body_pause, NULL);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, sud_get(pid, &c));
-	EXPECT_EQ((uint64_t)PR_SYS_DISPATCH_OFF, c.mode);
-	EXPECT_EQ(0ULL, c.selector);
-	EXPECT_EQ(0ULL, c.offset);
-	EXPECT_EQ(0ULL, c.len);
+	EXPECT_EQ(mode, c.mode);
+	EXPECT_EQ(selector, c.selector);
+	EXPECT_EQ(offset, c.offset);
+	EXPECT_EQ(len, c.len);
+}
+
+TEST(sud_config_default_off)
+{
+	pid_t pid = traceme_child(_metadata, body_pause, NULL);
+
+	expect_sud(_metadata, pid, PR_SYS_DISPATCH_OFF, 0, 0, 0);
 	kill_reap(pid);
 }
 
@@ -571,25 +551,11 @@ static int body_sud_prctl(void *arg)
 
 TEST(sud_config_reflects_prctl)
 {
-	struct ptrace_sud_config c;
-	pid_t pid = spawn_traceme(body_sud_prctl, NULL);
+	pid_t pid = traceme_child_ready(_metadata, body_sud_prctl, NULL);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, 0));
-	ASSERT_EQ(0, sud_get(pid, &c));
-	EXPECT_EQ((uint64_t)PR_SYS_DISPATCH_ON, c.mode);
-	EXPECT_EQ((uint64_t)(uintptr_t)&sud_selector, c.selector);
-	EXPECT_EQ(0x1000ULL, c.offset);
-	EXPECT_EQ(0x2000ULL, c.len);
+	expect_sud(_metadata, pid, PR_SYS_DISPATCH_ON,
+		   (uint64_t)(uintptr_t)&sud_selector, 0x1000, 0x2000);
 	kill_reap(pid);
-}
-
-static int body_getppid(void *arg)
-{
-	(void)arg;
-	syscall(SYS_getppid);
-	return 0;
 }
 
 TEST(sud_config_set_dispatches_sigsys)
@@ -602,15 +568,13 @@ TEST(sud_config_set_dispatches_sigsys)
 	};
 	struct ptrace_sud_config c2;
 	siginfo_t si;
-	pid_t pid = spawn_traceme(body_getppid, NULL);
+	pid_t pid = traceme_child(_metadata, body_getppid_once, NULL);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_SET_SYSCALL_USER_DISPATCH_CONFIG, pid,
 			  sizeof(c), &c));
 	ASSERT_EQ(0, sud_get(pid, &c2));
 	EXPECT_EQ(0, memcmp(&c, &c2, sizeof(c)));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGSYS), wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_CONT, 0, ST_STOPPED(SIGSYS));
 	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
 	EXPECT_EQ(SIGSYS, si.si_signo);
 	EXPECT_EQ(SYS_USER_DISPATCH, si.si_code);
@@ -622,9 +586,8 @@ TEST(sud_config_set_dispatches_sigsys)
 TEST(sud_config_set_errors)
 {
 	struct ptrace_sud_config c = { .mode = 7 };
-	pid_t pid = spawn_traceme(body_pause, NULL);
+	pid_t pid = traceme_child(_metadata, body_pause, NULL);
 
-	ASSERT_GT(pid, 0);
 	EXPECT_EQ(-EINVAL, PTRE(PTRACE_SET_SYSCALL_USER_DISPATCH_CONFIG, pid,
 				sizeof(c), &c));
 	c.mode = PR_SYS_DISPATCH_OFF;

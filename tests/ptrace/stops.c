@@ -27,49 +27,50 @@ static int body_getppid_args(void *arg)
 	return 0;
 }
 
-static pid_t spawn_sysgood(child_fn fn)
+/* A body_getppid_args() TRACEME child with PTRACE_O_TRACESYSGOOD set. */
+static pid_t spawn_sysgood(struct __test_metadata *_metadata)
 {
-	pid_t pid = spawn_traceme(fn, NULL);
+	return traceme_child_opts(_metadata, body_getppid_args, NULL,
+				  PTRACE_O_TRACESYSGOOD);
+}
 
-	if (pid > 0 && PTRE(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESYSGOOD)) {
-		kill_reap(pid);
-		return -1;
-	}
-	return pid;
+/*
+ * Asserts get_info() == size and get_regs(), then expects op, the x86_64
+ * arch and the instruction and stack pointers of the registers.
+ */
+static void expect_info_common(struct __test_metadata *_metadata, pid_t pid,
+			       struct ptrace_syscall_info *info, long size,
+			       int op)
+{
+	struct user_regs_struct r;
+
+	ASSERT_EQ(size, get_info(pid, info));
+	ASSERT_EQ(0, get_regs(pid, &r));
+	EXPECT_EQ(op, info->op);
+	EXPECT_EQ(AUDIT_ARCH_X86_64, info->arch);
+	EXPECT_EQ(r.rip, info->instruction_pointer);
+	EXPECT_EQ(r.rsp, info->stack_pointer);
 }
 
 TEST(syscall_info_signal_stop_is_none)
 {
 	struct ptrace_syscall_info info;
-	struct user_regs_struct r;
-	pid_t pid = spawn_sysgood(body_getppid_args);
+	pid_t pid = spawn_sysgood(_metadata);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(SI_SIZE_NONE, get_info(pid, &info));
-	ASSERT_EQ(0, get_regs(pid, &r));
-	EXPECT_EQ(PTRACE_SYSCALL_INFO_NONE, info.op);
-	EXPECT_EQ(AUDIT_ARCH_X86_64, info.arch);
-	EXPECT_EQ(r.rip, info.instruction_pointer);
-	EXPECT_EQ(r.rsp, info.stack_pointer);
+	expect_info_common(_metadata, pid, &info, SI_SIZE_NONE,
+			   PTRACE_SYSCALL_INFO_NONE);
 	kill_reap(pid);
 }
 
 TEST(syscall_info_entry)
 {
 	struct ptrace_syscall_info info;
-	struct user_regs_struct r;
-	pid_t pid = spawn_sysgood(body_getppid_args);
+	pid_t pid = spawn_sysgood(_metadata);
 	int i;
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
-	ASSERT_EQ(SI_SIZE_ENTRY, get_info(pid, &info));
-	ASSERT_EQ(0, get_regs(pid, &r));
-	EXPECT_EQ(PTRACE_SYSCALL_INFO_ENTRY, info.op);
-	EXPECT_EQ(AUDIT_ARCH_X86_64, info.arch);
-	EXPECT_EQ(r.rip, info.instruction_pointer);
-	EXPECT_EQ(r.rsp, info.stack_pointer);
+	resume_assert(_metadata, pid, PTRACE_SYSCALL, 0, ST_SYSCALL);
+	expect_info_common(_metadata, pid, &info, SI_SIZE_ENTRY,
+			   PTRACE_SYSCALL_INFO_ENTRY);
 	EXPECT_EQ(SYS_getppid, (long)info.entry.nr);
 	for (i = 0; i < 6; i++)
 		EXPECT_EQ(0x11UL * (i + 1), info.entry.args[i]);
@@ -79,46 +80,34 @@ TEST(syscall_info_entry)
 TEST(syscall_info_exit_success)
 {
 	struct ptrace_syscall_info info;
-	pid_t pid = spawn_sysgood(body_getppid_args);
+	pid_t pid = spawn_sysgood(_metadata);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_SYSCALL, 0, ST_SYSCALL);
+	resume_assert(_metadata, pid, PTRACE_SYSCALL, 0, ST_SYSCALL);
 	ASSERT_EQ(SI_SIZE_EXIT, get_info(pid, &info));
-	EXPECT_EQ(PTRACE_SYSCALL_INFO_EXIT, info.op);
-	EXPECT_EQ(getpid(), info.exit.rval);
-	EXPECT_EQ(0, info.exit.is_error);
+	expect_info_exit(_metadata, &info, getpid(), 0);
 	kill_reap(pid);
 }
 
 TEST(syscall_info_exit_error)
 {
 	struct ptrace_syscall_info info;
-	pid_t pid = spawn_sysgood(body_getppid_args);
+	pid_t pid = spawn_sysgood(_metadata);
 	int i;
 
-	ASSERT_GT(pid, 0);
-	for (i = 0; i < 4; i++) {
-		ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-		ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
-	}
+	for (i = 0; i < 4; i++)
+		resume_assert(_metadata, pid, PTRACE_SYSCALL, 0, ST_SYSCALL);
 	ASSERT_EQ(SI_SIZE_EXIT, get_info(pid, &info));
-	EXPECT_EQ(PTRACE_SYSCALL_INFO_EXIT, info.op);
-	EXPECT_EQ(-EBADF, info.exit.rval);
-	EXPECT_EQ(1, info.exit.is_error);
+	expect_info_exit(_metadata, &info, -EBADF, 1);
 	kill_reap(pid);
 }
 
 TEST(syscall_info_without_sysgood_is_none)
 {
 	struct ptrace_syscall_info info;
-	pid_t pid = spawn_traceme(body_getppid_args, NULL);
+	pid_t pid = traceme_child(_metadata, body_getppid_args, NULL);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_SYSCALL, 0, ST_STOPPED(SIGTRAP));
 	ASSERT_EQ(SI_SIZE_NONE, get_info(pid, &info));
 	EXPECT_EQ(PTRACE_SYSCALL_INFO_NONE, info.op);
 	kill_reap(pid);
@@ -127,12 +116,8 @@ TEST(syscall_info_without_sysgood_is_none)
 TEST(syscall_info_event_stop_is_none)
 {
 	struct ptrace_syscall_info info;
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = interrupted_child(_metadata, body_pause, NULL, PTRACE_O_TRACESYSGOOD);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, PTRACE_O_TRACESYSGOOD));
-	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
-	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(pid, 0));
 	ASSERT_EQ(SI_SIZE_NONE, get_info(pid, &info));
 	EXPECT_EQ(PTRACE_SYSCALL_INFO_NONE, info.op);
 	kill_reap(pid);
@@ -143,11 +128,9 @@ TEST(syscall_info_short_buffer)
 	unsigned char buf[sizeof(struct ptrace_syscall_info)];
 	struct ptrace_syscall_info *info = (void *)buf;
 	unsigned int i;
-	pid_t pid = spawn_sysgood(body_getppid_args);
+	pid_t pid = spawn_sysgood(_metadata);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-	ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_SYSCALL, 0, ST_SYSCALL);
 	memset(buf, 0xa5, sizeof(buf));
 	/* Returns the full size, copies only what fits. */
 	EXPECT_EQ(SI_SIZE_ENTRY, PTRE(PTRACE_GET_SYSCALL_INFO, pid, 8, buf));
@@ -166,17 +149,18 @@ TEST(syscall_info_short_buffer)
 TEST(syscall_info_running_esrch)
 {
 	struct ptrace_syscall_info info;
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = seized_child(_metadata, body_pause, NULL, 0);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
 	EXPECT_EQ(-ESRCH, get_info(pid, &info));
 	kill_reap(pid);
 }
 
-TEST(waitid_signal_stop_cld_trapped)
+/*
+ * A child that does TRACEME and stops itself with SIGSTOP, like
+ * traceme_child(), but the stop is not waited for; asserts pid >= 0.
+ */
+static pid_t traceme_child_unwaited(struct __test_metadata *_metadata)
 {
-	siginfo_t si = { 0 };
 	pid_t pid = fork_child();
 
 	ASSERT_GE(pid, 0);
@@ -184,6 +168,14 @@ TEST(waitid_signal_stop_cld_trapped)
 		child_traceme_stop();
 		_exit(0);
 	}
+	return pid;
+}
+
+TEST(waitid_signal_stop_cld_trapped)
+{
+	siginfo_t si = { 0 };
+	pid_t pid = traceme_child_unwaited(_metadata);
+
 	ASSERT_EQ(0, waitid(P_PID, pid, &si, WSTOPPED | WEXITED));
 	EXPECT_EQ(SIGCHLD, si.si_signo);
 	EXPECT_EQ(CLD_TRAPPED, si.si_code);
@@ -200,9 +192,8 @@ TEST(waitid_signal_stop_cld_trapped)
 TEST(waitid_syscall_stop_full_exit_code)
 {
 	siginfo_t si = { 0 };
-	pid_t pid = spawn_sysgood(body_getppid_args);
+	pid_t pid = spawn_sysgood(_metadata);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
 	ASSERT_EQ(0, waitid(P_PID, pid, &si, WSTOPPED));
 	EXPECT_EQ(CLD_TRAPPED, si.si_code);
@@ -213,10 +204,8 @@ TEST(waitid_syscall_stop_full_exit_code)
 TEST(waitid_event_stop_full_exit_code)
 {
 	siginfo_t si = { 0 };
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = seized_child(_metadata, body_pause, NULL, 0);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
 	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
 	ASSERT_EQ(0, waitid(P_PID, pid, &si, WSTOPPED));
 	EXPECT_EQ(CLD_TRAPPED, si.si_code);
@@ -227,9 +216,8 @@ TEST(waitid_event_stop_full_exit_code)
 TEST(waitid_killed_and_exited_codes)
 {
 	siginfo_t si = { 0 };
-	pid_t pid = spawn_traceme(NULL, NULL);
+	pid_t pid = traceme_child(_metadata, NULL, NULL);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGTERM));
 	ASSERT_EQ(0, waitid(P_PID, pid, &si, WEXITED));
 	EXPECT_EQ(CLD_KILLED, si.si_code);
@@ -240,13 +228,8 @@ TEST(waitid_killed_and_exited_codes)
 TEST(wnowait_leaves_stop_reportable)
 {
 	siginfo_t si = { 0 };
-	pid_t pid = fork_child();
+	pid_t pid = traceme_child_unwaited(_metadata);
 
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		child_traceme_stop();
-		_exit(0);
-	}
 	ASSERT_EQ(0, waitid(P_PID, pid, &si, WSTOPPED | WNOWAIT));
 	EXPECT_EQ(CLD_TRAPPED, si.si_code);
 	memset(&si, 0, sizeof(si));
@@ -261,9 +244,8 @@ TEST(wnowait_leaves_stop_reportable)
 TEST(wnowait_exit_then_reap)
 {
 	siginfo_t si = { 0 };
-	pid_t pid = spawn_traceme(NULL, NULL);
+	pid_t pid = traceme_child(_metadata, NULL, NULL);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
 	ASSERT_EQ(0, waitid(P_PID, pid, &si, WEXITED | WNOWAIT));
 	EXPECT_EQ(CLD_EXITED, si.si_code);
@@ -273,10 +255,8 @@ TEST(wnowait_exit_then_reap)
 
 TEST(wnohang_running_tracee_returns_zero)
 {
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = seized_child(_metadata, body_pause, NULL, 0);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
 	EXPECT_EQ(0, wait_st(pid, NULL, WNOHANG));
 	EXPECT_EQ(0, wait_st(-1, NULL, WNOHANG | __WALL));
 	kill_reap(pid);
@@ -284,9 +264,8 @@ TEST(wnohang_running_tracee_returns_zero)
 
 TEST(untraced_group_stop_needs_wuntraced)
 {
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = plain_child(_metadata, body_pause, NULL);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, kill(pid, SIGSTOP));
 	ASSERT_TRUE(wait_task_state(pid, pid, 'T', 5000));
 	EXPECT_EQ(0, wait_st(pid, NULL, WNOHANG));
@@ -307,8 +286,7 @@ TEST(sigchld_to_tracer_cld_trapped)
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
 	ASSERT_EQ(0, sigprocmask(SIG_BLOCK, &set, NULL));
-	pid = spawn_sysgood(body_getppid_args);
-	ASSERT_GT(pid, 0);
+	pid = spawn_sysgood(_metadata);
 	/* Drop the SIGCHLD of the initial stop. */
 	ASSERT_EQ(SIGCHLD, sigtimedwait(&set, &si, &ts));
 	EXPECT_EQ(CLD_TRAPPED, si.si_code);
@@ -360,17 +338,61 @@ TEST(traced_clone_child_no_wall_needed)
 
 TEST(wclone_excludes_normal_child)
 {
-	pid_t pid = spawn_traceme(NULL, NULL);
+	pid_t pid = traceme_child(_metadata, NULL, NULL);
 
-	ASSERT_GT(pid, 0);
 	/* A traced child is eligible whatever __WCLONE says. */
 	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
 	EXPECT_EQ(ST_EXITED(0), wstat(pid, __WCLONE));
 }
 
-static int body_wait_pipe(void *arg)
+/* Like body_wait_pipe(), but exits 3. */
+static int body_wait_pipe_exit3(void *arg)
 {
 	return pipe_read_byte((int)(long)arg) < 0 ? 1 : 3;
+}
+
+/*
+ * Pipes between a test, its child (body_wait_pipe_exit3 on child[0]) and a
+ * non-parent tracer (ready: tracer -> test, go: test -> tracer).
+ */
+struct tracer_pipes {
+	int ready[2], go[2], child[2];
+};
+
+typedef pid_t (*tracer_fn)(pid_t pid, int mode, int ready, int go);
+
+/*
+ * Fork a tracer: returns its pid to the caller, 0 in the tracer once it has
+ * SEIZEd pid (it exits with fail if that fails).
+ */
+static pid_t fork_seizer(pid_t pid, int fail)
+{
+	pid_t t = fork_child();
+
+	if (t == 0 && ptr(PTRACE_SEIZE, pid, 0, 0))
+		_exit(fail);
+	return t;
+}
+
+/*
+ * Asserts the three pipes, spawns the child and then the tracer
+ * tracer(pid, mode, ...), asserts both pids > 0 and the tracer's 'r'.
+ */
+static pid_t child_with_tracer(struct __test_metadata *_metadata,
+			       struct tracer_pipes *p, tracer_fn tracer,
+			       int mode, pid_t *t)
+{
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(p->ready));
+	ASSERT_EQ(0, pipe(p->go));
+	ASSERT_EQ(0, pipe(p->child));
+	pid = spawn(body_wait_pipe_exit3, (void *)(long)p->child[0]);
+	ASSERT_GT(pid, 0);
+	*t = tracer(pid, mode, p->ready[1], p->go[0]);
+	ASSERT_GT(*t, 0);
+	ASSERT_EQ('r', pipe_read_byte(p->ready[0]));
+	return pid;
 }
 
 /*
@@ -383,12 +405,10 @@ static int body_wait_pipe(void *arg)
  */
 static pid_t nonparent_tracer(pid_t pid, int script, int ready, int go)
 {
-	pid_t t = fork_child();
+	pid_t t = fork_seizer(pid, 101);
 
 	if (t != 0)
 		return t;
-	if (ptr(PTRACE_SEIZE, pid, 0, 0))
-		_exit(101);
 	pipe_write_byte(ready, 'r');
 	{
 		siginfo_t si = { 0 };
@@ -404,47 +424,36 @@ static pid_t nonparent_tracer(pid_t pid, int script, int ready, int go)
 	}
 }
 
-TEST(zombie_tracee_hidden_from_real_parent_until_reaped)
+/*
+ * Our child exits while nonparent_tracer(script) traces it; expects the
+ * tracer's exit status tracer_st and then the child's ST_EXITED(3).
+ */
+static void zombie_of_traced_child(struct __test_metadata *_metadata,
+				   int script, int tracer_st)
 {
-	int p1[2], p2[2], p3[2];
-	pid_t pid, t;
+	struct tracer_pipes p;
+	pid_t t, pid = child_with_tracer(_metadata, &p, nonparent_tracer,
+					 script, &t);
 
-	ASSERT_EQ(0, pipe(p1));
-	ASSERT_EQ(0, pipe(p2));
-	ASSERT_EQ(0, pipe(p3));
-	pid = spawn(body_wait_pipe, (void *)(long)p3[0]);
-	ASSERT_GT(pid, 0);
-	t = nonparent_tracer(pid, 0, p1[1], p2[0]);
-	ASSERT_GT(t, 0);
-	ASSERT_EQ('r', pipe_read_byte(p1[0]));
-	ASSERT_EQ(0, pipe_write_byte(p3[1], 'x'));
-	ASSERT_EQ('z', pipe_read_byte(p1[0]));
+	ASSERT_EQ(0, pipe_write_byte(p.child[1], 'x'));
+	ASSERT_EQ('z', pipe_read_byte(p.ready[0]));
 	/* Exited, but the zombie belongs to the tracer for now. */
 	EXPECT_EQ(0, wait_st(pid, NULL, WNOHANG));
-	ASSERT_EQ(0, pipe_write_byte(p2[1], 'g'));
-	EXPECT_EQ(ST_EXITED(3), wstat(t, 0));
+	ASSERT_EQ(0, pipe_write_byte(p.go[1], 'g'));
+	EXPECT_EQ(tracer_st, wstat(t, 0));
 	EXPECT_EQ(ST_EXITED(3), wstat(pid, 0));
+}
+
+TEST(zombie_tracee_hidden_from_real_parent_until_reaped)
+{
+	/* The tracer reaps the child and exits with the child's code. */
+	zombie_of_traced_child(_metadata, 0, ST_EXITED(3));
 }
 
 TEST(tracer_exit_hands_zombie_to_real_parent)
 {
-	int p1[2], p2[2], p3[2];
-	pid_t pid, t;
-
-	ASSERT_EQ(0, pipe(p1));
-	ASSERT_EQ(0, pipe(p2));
-	ASSERT_EQ(0, pipe(p3));
-	pid = spawn(body_wait_pipe, (void *)(long)p3[0]);
-	ASSERT_GT(pid, 0);
-	t = nonparent_tracer(pid, 1, p1[1], p2[0]);
-	ASSERT_GT(t, 0);
-	ASSERT_EQ('r', pipe_read_byte(p1[0]));
-	ASSERT_EQ(0, pipe_write_byte(p3[1], 'x'));
-	ASSERT_EQ('z', pipe_read_byte(p1[0]));
-	EXPECT_EQ(0, wait_st(pid, NULL, WNOHANG));
-	ASSERT_EQ(0, pipe_write_byte(p2[1], 'g'));
-	EXPECT_EQ(ST_EXITED(0), wstat(t, 0));
-	EXPECT_EQ(ST_EXITED(3), wstat(pid, 0));
+	/* The tracer exits without reaping it. */
+	zombie_of_traced_child(_metadata, 1, ST_EXITED(0));
 }
 
 TEST(nonparent_tracer_waits_with_minus_one)
@@ -478,19 +487,16 @@ TEST(nonparent_tracer_waits_with_minus_one)
 
 TEST(traced_child_reaped_once)
 {
-	pid_t pid = spawn_traceme(NULL, NULL);
+	pid_t pid = traceme_child(_metadata, NULL, NULL);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0));
 	EXPECT_EQ(-ECHILD, wait_st(pid, NULL, 0));
 }
 
 TEST(sigkill_is_not_a_stop)
 {
-	pid_t pid = spawn_traceme(NULL, NULL);
+	pid_t pid = traceme_child(_metadata, NULL, NULL);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, kill(pid, SIGKILL));
 	EXPECT_EQ(ST_KILLED(SIGKILL), wstat(pid, 0));
 }
@@ -504,34 +510,23 @@ static int body_self_signal(void *arg)
 TEST(signal_delivery_stop_siginfo_si_user)
 {
 	siginfo_t si;
-	pid_t pid = spawn_traceme(body_self_signal, (void *)(long)SIGUSR1);
+	pid_t pid = traceme_child(_metadata, body_self_signal, (void *)(long)SIGUSR1);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGUSR1), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
-	EXPECT_EQ(SIGUSR1, si.si_signo);
-	EXPECT_EQ(SI_USER, si.si_code);
-	EXPECT_EQ(pid, si.si_pid);
+	resume_assert(_metadata, pid, PTRACE_CONT, 0, ST_STOPPED(SIGUSR1));
+	expect_siginfo(_metadata, pid, &si, SIGUSR1, SI_USER, pid);
 	EXPECT_EQ(0, (int)si.si_uid);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(0));
 }
 
 TEST(signal_delivery_stop_siginfo_sigqueue)
 {
 	union sigval v = { .sival_int = 0x5eed };
 	siginfo_t si;
-	pid_t pid = spawn_traceme(NULL, NULL);
+	pid_t pid = traceme_child(_metadata, NULL, NULL);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, sigqueue(pid, SIGUSR2, v));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGUSR2), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
-	EXPECT_EQ(SIGUSR2, si.si_signo);
-	EXPECT_EQ(SI_QUEUE, si.si_code);
-	EXPECT_EQ(getpid(), si.si_pid);
+	resume_assert(_metadata, pid, PTRACE_CONT, 0, ST_STOPPED(SIGUSR2));
+	expect_siginfo(_metadata, pid, &si, SIGUSR2, SI_QUEUE, getpid());
 	EXPECT_EQ(0x5eed, si.si_value.sival_int);
 	kill_reap(pid);
 }
@@ -546,14 +541,11 @@ static int body_ignored_usr1(void *arg)
 
 TEST(ignored_signal_still_reported_when_traced)
 {
-	pid_t pid = spawn_traceme(body_ignored_usr1, NULL);
+	pid_t pid = traceme_child(_metadata, body_ignored_usr1, NULL);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGUSR1), wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_CONT, 0, ST_STOPPED(SIGUSR1));
 	/* Delivering it applies SIG_IGN. */
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGUSR1));
-	EXPECT_EQ(ST_EXITED(5), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, SIGUSR1, ST_EXITED(5));
 }
 
 static int body_blocked_pair(void *arg)
@@ -574,15 +566,11 @@ static int body_blocked_pair(void *arg)
 
 TEST(blocked_signals_reported_on_unblock_in_order)
 {
-	pid_t pid = spawn_traceme(body_blocked_pair, NULL);
+	pid_t pid = traceme_child(_metadata, body_blocked_pair, NULL);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGUSR1), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGUSR2), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(6), wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_CONT, 0, ST_STOPPED(SIGUSR1));
+	resume_assert(_metadata, pid, PTRACE_CONT, 0, ST_STOPPED(SIGUSR2));
+	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(6));
 }
 
 static int body_rt_twice(void *arg)
@@ -605,10 +593,9 @@ static int body_rt_twice(void *arg)
 TEST(rt_signal_each_instance_reported)
 {
 	siginfo_t si;
-	pid_t pid = spawn_traceme(body_rt_twice, NULL);
+	pid_t pid = traceme_child(_metadata, body_rt_twice, NULL);
 	int i;
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
 	for (i = 1; i <= 2; i++) {
 		ASSERT_EQ(ST_STOPPED(SIGRTMIN + 1), wstat(pid, 0));
@@ -622,49 +609,35 @@ TEST(rt_signal_each_instance_reported)
 TEST(sigstop_to_traced_child_is_signal_stop_first)
 {
 	int fds[2];
-	pid_t pid;
+	pid_t pid = piped_child(_metadata, body_wait_pipe_exit3, fds);
 
-	ASSERT_EQ(0, pipe(fds));
-	pid = spawn(body_wait_pipe, (void *)(long)fds[0]);
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
 	ASSERT_EQ(0, kill(pid, SIGSTOP));
 	ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, 0));
 	/* Suppressing it means no group stop at all. */
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
-	EXPECT_EQ(ST_EXITED(3), wstat(pid, 0));
+	resume_release_expect(_metadata, pid, PTRACE_CONT, 0, fds, ST_EXITED(3));
 }
 
 TEST(seized_group_stop_siginfo)
 {
 	siginfo_t si;
-	pid_t pid = spawn(body_pause, NULL);
+	pid_t pid = seized_child(_metadata, body_pause, NULL, 0);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
 	ASSERT_EQ(0, kill(pid, SIGTSTP));
 	ASSERT_EQ(ST_STOPPED(SIGTSTP), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGTSTP));
-	ASSERT_EQ(ST_GROUPSTOP(SIGTSTP), wstat(pid, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &si));
-	EXPECT_EQ(SIGTSTP, si.si_signo);
-	EXPECT_EQ(SIGTSTP | (PTRACE_EVENT_STOP << 8), si.si_code);
-	EXPECT_EQ(pid, si.si_pid);
+	resume_assert(_metadata, pid, PTRACE_CONT, SIGTSTP, ST_GROUPSTOP(SIGTSTP));
+	expect_siginfo(_metadata, pid, &si, SIGTSTP, SIGTSTP | (PTRACE_EVENT_STOP << 8), pid);
 	kill_reap(pid);
 }
 
 TEST(exit_status_reported_to_tracer_parent)
 {
-	pid_t pid = spawn_traceme(body_self_signal, (void *)(long)SIGSEGV);
+	pid_t pid = traceme_child(_metadata, body_self_signal, (void *)(long)SIGSEGV);
 
-	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-	ASSERT_EQ(ST_STOPPED(SIGSEGV), wstat(pid, 0));
+	resume_assert(_metadata, pid, PTRACE_CONT, 0, ST_STOPPED(SIGSEGV));
 	ASSERT_EQ(0, prctl(PR_SET_DUMPABLE, 1) ? -1 : 0);
 	/* Kill it with SIGTERM instead of delivering SIGSEGV (no core). */
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGTERM));
-	EXPECT_EQ(ST_KILLED(SIGTERM), wstat(pid, 0));
+	resume_expect(_metadata, pid, PTRACE_CONT, SIGTERM, ST_KILLED(SIGTERM));
 }
 
 /*
@@ -674,12 +647,10 @@ TEST(exit_status_reported_to_tracer_parent)
  */
 static pid_t hold_in_stop(pid_t pid, int mode, int ready, int go)
 {
-	pid_t t = fork_child();
+	pid_t t = fork_seizer(pid, 1);
 
 	if (t != 0)
 		return t;
-	if (ptr(PTRACE_SEIZE, pid, 0, 0))
-		_exit(1);
 	if (mode == 0) {
 		if (ptr(PTRACE_INTERRUPT, pid, 0, 0) ||
 		    wstat(pid, 0) != ST_EVENT(PTRACE_EVENT_STOP))
@@ -697,48 +668,30 @@ static pid_t hold_in_stop(pid_t pid, int mode, int ready, int go)
 
 TEST(real_parent_does_not_see_ptrace_stop)
 {
-	int p1[2], p2[2], p3[2];
-	pid_t pid, t;
+	struct tracer_pipes p;
+	pid_t t, pid = child_with_tracer(_metadata, &p, hold_in_stop, 0, &t);
 
-	ASSERT_EQ(0, pipe(p1));
-	ASSERT_EQ(0, pipe(p2));
-	ASSERT_EQ(0, pipe(p3));
-	pid = spawn(body_wait_pipe, (void *)(long)p3[0]);
-	ASSERT_GT(pid, 0);
-	t = hold_in_stop(pid, 0, p1[1], p2[0]);
-	ASSERT_GT(t, 0);
-	ASSERT_EQ('r', pipe_read_byte(p1[0]));
 	EXPECT_EQ('t', task_state(pid, pid));
 	EXPECT_EQ(0, wait_st(pid, NULL, WUNTRACED | WNOHANG));
-	ASSERT_EQ(0, pipe_write_byte(p2[1], 'g'));
+	ASSERT_EQ(0, pipe_write_byte(p.go[1], 'g'));
 	ASSERT_EQ(ST_EXITED(0), wstat(t, 0));
-	ASSERT_EQ(0, pipe_write_byte(p3[1], 'x'));
-	EXPECT_EQ(ST_EXITED(3), wstat(pid, WUNTRACED));
+	release_expect(_metadata, pid, p.child, WUNTRACED, ST_EXITED(3));
 }
 
 TEST(real_parent_sees_group_stop_of_traced_child)
 {
-	int p1[2], p2[2], p3[2];
-	pid_t pid, t;
+	struct tracer_pipes p;
+	pid_t t, pid = child_with_tracer(_metadata, &p, hold_in_stop, 1, &t);
 
-	ASSERT_EQ(0, pipe(p1));
-	ASSERT_EQ(0, pipe(p2));
-	ASSERT_EQ(0, pipe(p3));
-	pid = spawn(body_wait_pipe, (void *)(long)p3[0]);
-	ASSERT_GT(pid, 0);
-	t = hold_in_stop(pid, 1, p1[1], p2[0]);
-	ASSERT_GT(t, 0);
-	ASSERT_EQ('r', pipe_read_byte(p1[0]));
 	EXPECT_EQ(0, wait_st(pid, NULL, WNOHANG));
 	EXPECT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, WUNTRACED));
 	/* Released by the tracer's exit, it stays group-stopped. */
-	ASSERT_EQ(0, pipe_write_byte(p2[1], 'g'));
+	ASSERT_EQ(0, pipe_write_byte(p.go[1], 'g'));
 	ASSERT_EQ(ST_EXITED(0), wstat(t, 0));
 	EXPECT_TRUE(wait_task_state(pid, pid, 'T', 5000));
 	ASSERT_EQ(0, kill(pid, SIGCONT));
 	EXPECT_EQ(ST_CONTINUED, wstat(pid, WCONTINUED));
-	ASSERT_EQ(0, pipe_write_byte(p3[1], 'x'));
-	EXPECT_EQ(ST_EXITED(3), wstat(pid, 0));
+	release_expect(_metadata, pid, p.child, 0, ST_EXITED(3));
 }
 
 /* The tracer is a thread; its sibling threads share wait() but not ptrace. */
@@ -762,9 +715,8 @@ static void *other_tracer_thread(void *arg)
 TEST(sibling_thread_of_tracer_can_wait_not_ptrace)
 {
 	pthread_t th;
-	pid_t pid = spawn_traceme(NULL, NULL);
+	pid_t pid = traceme_child(_metadata, NULL, NULL);
 
-	ASSERT_GT(pid, 0);
 	other_thread_pid = pid;
 	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGUSR1));
 	/* Let the stop happen before the thread looks at it. */
@@ -788,9 +740,8 @@ static void *thread_ptrace_request(void *arg)
 TEST(ptrace_request_from_sibling_thread_esrch)
 {
 	pthread_t th;
-	pid_t pid = spawn_traceme(NULL, NULL);
+	pid_t pid = traceme_child(_metadata, NULL, NULL);
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, pthread_create(&th, NULL, thread_ptrace_request,
 				    (void *)(long)pid));
 	ASSERT_EQ(0, pthread_join(th, NULL));

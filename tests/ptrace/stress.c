@@ -56,9 +56,7 @@ TEST_F_TIMEOUT(loop, seize_interrupt_detach_busy_tracee_500, LOOP_TIMEOUT)
 
 	ASSERT_GT(pid, 0);
 	for (i = 0; i < 500; i++) {
-		ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
-		ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
-		ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(pid, 0));
+		seize_interrupt(_metadata, pid, 0);
 		ASSERT_EQ(0, PTRE(PTRACE_DETACH, pid, 0, 0));
 	}
 	ASSERT_EQ(0, pipe_write_byte(wfd, 'x'));
@@ -72,8 +70,7 @@ TEST_F_TIMEOUT(loop, attach_detach_busy_tracee_300, LOOP_TIMEOUT)
 
 	ASSERT_GT(pid, 0);
 	for (i = 0; i < 300; i++) {
-		ASSERT_EQ(0, PTRE(PTRACE_ATTACH, pid, 0, 0));
-		ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, 0));
+		attach_stop(_metadata, pid);
 		ASSERT_EQ(0, PTRE(PTRACE_DETACH, pid, 0, 0));
 	}
 	/* No SIGSTOP leaked into a group stop. */
@@ -88,14 +85,11 @@ TEST_F_TIMEOUT(loop, syscall_stops_alternate_1000, LOOP_TIMEOUT)
 	pid_t pid = spawn_looper(&wfd);
 
 	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, PTRACE_O_TRACESYSGOOD));
-	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
-	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(pid, 0));
+	seize_interrupt(_metadata, pid, PTRACE_O_TRACESYSGOOD);
 	for (i = 0; i < 1000; i++) {
 		struct ptrace_syscall_info info;
 
-		ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-		ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
+		resume_assert(_metadata, pid, PTRACE_SYSCALL, 0, ST_SYSCALL);
 		ASSERT_LT(0, PTRE(PTRACE_GET_SYSCALL_INFO, pid, sizeof(info),
 				  &info));
 		ASSERT_EQ(0, get_regs(pid, &r));
@@ -127,13 +121,9 @@ TEST_F_TIMEOUT(loop, sigkill_at_random_syscall_stop_100, LOOP_TIMEOUT)
 		int n;
 
 		ASSERT_GT(pid, 0);
-		ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, PTRACE_O_TRACESYSGOOD));
-		ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
-		ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(pid, 0));
-		for (n = 0; n < i % 7; n++) {
-			ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, pid, 0, 0));
-			ASSERT_EQ(ST_SYSCALL, wstat(pid, 0));
-		}
+		seize_interrupt(_metadata, pid, PTRACE_O_TRACESYSGOOD);
+		for (n = 0; n < i % 7; n++)
+			resume_assert(_metadata, pid, PTRACE_SYSCALL, 0, ST_SYSCALL);
 		ASSERT_EQ(0, kill(pid, SIGKILL));
 		ASSERT_EQ(ST_KILLED(SIGKILL), wstat(pid, 0));
 		close(wfd);
@@ -147,13 +137,9 @@ TEST_F_TIMEOUT(loop, singlestep_1000_instructions, LOOP_TIMEOUT)
 	pid_t pid = spawn_looper(&wfd);
 
 	ASSERT_GT(pid, 0);
-	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
-	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, pid, 0, 0));
-	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(pid, 0));
-	for (i = 0; i < 1000; i++) {
-		ASSERT_EQ(0, PTRE(PTRACE_SINGLESTEP, pid, 0, 0));
-		ASSERT_EQ(ST_STOPPED(SIGTRAP), wstat(pid, 0));
-	}
+	seize_interrupt(_metadata, pid, 0);
+	for (i = 0; i < 1000; i++)
+		resume_assert(_metadata, pid, PTRACE_SINGLESTEP, 0, ST_STOPPED(SIGTRAP));
 	ASSERT_EQ(0, get_regs(pid, &r));
 	EXPECT_EQ(0UL, r.eflags & 0x100);
 	ASSERT_EQ(0, PTRE(PTRACE_DETACH, pid, 0, 0));
@@ -183,10 +169,9 @@ static int body_rt_storm(void *arg)
 TEST_F_TIMEOUT(loop, rt_signal_storm_each_reported_in_order_200, LOOP_TIMEOUT)
 {
 	siginfo_t si;
-	pid_t pid = spawn_traceme(body_rt_storm, (void *)200L);
+	pid_t pid = traceme_child(_metadata, body_rt_storm, (void *)200L);
 	int i;
 
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
 	for (i = 0; i < 200; i++) {
 		ASSERT_EQ(ST_STOPPED(SIGRTMIN + 4), wstat(pid, 0));
@@ -231,8 +216,7 @@ TEST_F_TIMEOUT(loop, interrupt_vs_exit_200, LOOP_TIMEOUT)
 		}
 		/* The exit event comes after any interrupt stop, exactly once. */
 		ASSERT_EQ(ST_EVENT(PTRACE_EVENT_EXIT), st);
-		ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-		ASSERT_EQ(ST_EXITED(5), wstat(pid, 0));
+		resume_assert(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(5));
 		close(fds[0]);
 		close(fds[1]);
 	}
@@ -241,31 +225,20 @@ TEST_F_TIMEOUT(loop, interrupt_vs_exit_200, LOOP_TIMEOUT)
 TEST_F_TIMEOUT(loop, listen_sigcont_cycles_100, LOOP_TIMEOUT)
 {
 	int fds[2], i;
-	pid_t pid;
+	pid_t pid = piped_child(_metadata, body_wait_pipe, fds);
 
-	ASSERT_EQ(0, pipe(fds));
-	pid = fork_child();
-	if (pid == 0) {
-		if (pipe_read_byte(fds[0]) < 0)
-			_exit(1);
-		_exit(42);
-	}
-	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
 	for (i = 0; i < 100; i++) {
 		ASSERT_EQ(0, kill(pid, SIGSTOP));
 		ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, 0));
-		ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGSTOP));
-		ASSERT_EQ(ST_GROUPSTOP(SIGSTOP), wstat(pid, 0));
+		resume_assert(_metadata, pid, PTRACE_CONT, SIGSTOP, ST_GROUPSTOP(SIGSTOP));
 		ASSERT_EQ(0, PTRE(PTRACE_LISTEN, pid, 0, 0));
 		ASSERT_EQ(0, kill(pid, SIGCONT));
 		ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(pid, 0));
-		ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
-		ASSERT_EQ(ST_STOPPED(SIGCONT), wstat(pid, 0));
+		resume_assert(_metadata, pid, PTRACE_CONT, 0, ST_STOPPED(SIGCONT));
 		ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
 	}
-	ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
-	EXPECT_EQ(ST_EXITED(42), wstat(pid, 0));
+	release_expect(_metadata, pid, fds, 0, ST_EXITED(42));
 }
 
 TEST_F_TIMEOUT(loop, tracer_exit_release_100, LOOP_TIMEOUT)
@@ -301,11 +274,10 @@ TEST_F_TIMEOUT(loop, tracer_exit_release_100, LOOP_TIMEOUT)
 TEST_F_TIMEOUT(loop, peek_poke_loop_1000, LOOP_TIMEOUT)
 {
 	static volatile unsigned long buf[64];
-	pid_t pid = spawn_traceme(body_pause, NULL);
+	pid_t pid = traceme_child(_metadata, body_pause, NULL);
 	unsigned long v;
 	int i;
 
-	ASSERT_GT(pid, 0);
 	for (i = 0; i < 1000; i++) {
 		unsigned long addr = (unsigned long)&buf[i % 64];
 

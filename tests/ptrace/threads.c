@@ -131,13 +131,7 @@ static int seize_all(pid_t pid, int n, unsigned long opts)
 
 static pid_t tgid_of(pid_t tid)
 {
-	char path[64], buf[4096], *p;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	if (read_file_str(path, buf, sizeof(buf)) <= 0)
-		return -1;
-	p = strstr(buf, "\nTgid:");
-	return p ? atoi(p + 6) : -1;
+	return proc_status_int(tid, "\nTgid:");
 }
 
 FIXTURE(mt) {
@@ -163,13 +157,31 @@ FIXTURE_TEARDOWN(mt)
 
 #define T(i)	(shm->tids[i])
 
+/*
+ * spawn_threads(self->n) into self->pid (asserts > 0), then asserts that
+ * seize_all() with opts succeeds.
+ */
+static void start_seized(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(mt) *self, unsigned long opts)
+{
+	self->pid = spawn_threads(self->n);
+	ASSERT_GT(self->pid, 0);
+	ASSERT_EQ(0, seize_all(self->pid, self->n, opts));
+}
+
+/* Asserts tgkill(self->pid, tid, sig) and tid's stop for sig (__WALL). */
+static void tgkill_stop(struct __test_metadata *_metadata,
+			FIXTURE_DATA(mt) *self, pid_t tid, int sig)
+{
+	ASSERT_EQ(0, sys_tgkill(self->pid, tid, sig));
+	ASSERT_EQ(ST_STOPPED(sig), wstat(tid, __WALL));
+}
+
 TEST_F(mt, interrupt_one_thread_only)
 {
 	int i;
 
-	self->pid = spawn_threads(self->n);
-	ASSERT_GT(self->pid, 0);
-	ASSERT_EQ(0, seize_all(self->pid, self->n, 0));
+	start_seized(_metadata, self, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, T(1), 0, 0));
 	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(T(1), __WALL));
 	EXPECT_EQ(0, wait_st(-1, NULL, __WALL | WNOHANG));
@@ -187,9 +199,7 @@ TEST_F(mt, stopped_thread_does_not_stop_others)
 	int i;
 
 	shm->counting_thread = 2;
-	self->pid = spawn_threads(self->n);
-	ASSERT_GT(self->pid, 0);
-	ASSERT_EQ(0, seize_all(self->pid, self->n, 0));
+	start_seized(_metadata, self, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, T(0), 0, 0));
 	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(T(0), __WALL));
 	c1 = shm->counter;
@@ -203,9 +213,7 @@ TEST_F(mt, interrupt_all_resume_one)
 {
 	int i;
 
-	self->pid = spawn_threads(self->n);
-	ASSERT_GT(self->pid, 0);
-	ASSERT_EQ(0, seize_all(self->pid, self->n, 0));
+	start_seized(_metadata, self, 0);
 	for (i = 0; i < self->n; i++)
 		ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, T(i), 0, 0));
 	for (i = 0; i < self->n; i++)
@@ -221,9 +229,7 @@ TEST_F(mt, regs_are_per_thread)
 {
 	struct user_regs_struct r0, r1;
 
-	self->pid = spawn_threads(self->n);
-	ASSERT_GT(self->pid, 0);
-	ASSERT_EQ(0, seize_all(self->pid, self->n, 0));
+	start_seized(_metadata, self, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, T(0), 0, 0));
 	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, T(1), 0, 0));
 	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(T(0), __WALL));
@@ -241,19 +247,12 @@ TEST_F(mt, regs_are_per_thread)
 
 TEST_F(mt, tgkill_reported_by_target_thread)
 {
-	siginfo_t si;
-
-	self->pid = spawn_threads(self->n);
-	ASSERT_GT(self->pid, 0);
-	ASSERT_EQ(0, seize_all(self->pid, self->n, 0));
-	ASSERT_EQ(0, sys_tgkill(self->pid, T(2), SIGUSR2));
-	ASSERT_EQ(ST_STOPPED(SIGUSR2), wstat(T(2), __WALL));
-	ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, T(2), 0, &si));
-	EXPECT_EQ(SI_TKILL, si.si_code);
+	start_seized(_metadata, self, 0);
+	tgkill_stop(_metadata, self, T(2), SIGUSR2);
+	EXPECT_EQ(SI_TKILL, stop_si_code(_metadata, T(2)));
 	EXPECT_EQ(0, wait_st(-1, NULL, __WALL | WNOHANG));
 	/* Delivering it makes that thread (only) exit. */
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, T(2), 0, SIGUSR2));
-	EXPECT_EQ(ST_EXITED(0), wstat(T(2), __WALL));
+	resume_expect_wall(_metadata, T(2), PTRACE_CONT, SIGUSR2, ST_EXITED(0));
 	EXPECT_EQ(0, wait_st(-1, NULL, __WALL | WNOHANG));
 }
 
@@ -261,9 +260,7 @@ TEST_F(mt, group_signal_reported_by_unblocking_thread)
 {
 	self->pid = -1;
 	shm->block_usr1_except = 3;	/* only thread 2 takes SIGUSR1 */
-	self->pid = spawn_threads(self->n);
-	ASSERT_GT(self->pid, 0);
-	ASSERT_EQ(0, seize_all(self->pid, self->n, 0));
+	start_seized(_metadata, self, 0);
 	ASSERT_EQ(0, kill(self->pid, SIGUSR1));
 	ASSERT_EQ(ST_STOPPED(SIGUSR1), wstat(T(2), __WALL));
 	EXPECT_EQ(0, wait_st(-1, NULL, __WALL | WNOHANG));
@@ -275,11 +272,8 @@ TEST_F(mt, group_exit_reports_every_thread)
 	int i;
 
 	shm->block_usr1_except = 2;
-	self->pid = spawn_threads(self->n);
-	ASSERT_GT(self->pid, 0);
-	ASSERT_EQ(0, seize_all(self->pid, self->n, 0));
-	ASSERT_EQ(0, sys_tgkill(self->pid, T(1), SIGUSR1));
-	ASSERT_EQ(ST_STOPPED(SIGUSR1), wstat(T(1), __WALL));
+	start_seized(_metadata, self, 0);
+	tgkill_stop(_metadata, self, T(1), SIGUSR1);
 	ASSERT_EQ(0, PTRE(PTRACE_CONT, T(1), 0, SIGUSR1));
 	/* The handler calls exit_group(5). */
 	for (i = self->n - 1; i >= 0; i--)
@@ -293,26 +287,17 @@ TEST_F(mt, group_exit_traceexit_stops_every_thread)
 	int i;
 
 	shm->block_usr1_except = 1;
-	self->pid = spawn_threads(self->n);
-	ASSERT_GT(self->pid, 0);
-	ASSERT_EQ(0, seize_all(self->pid, self->n, PTRACE_O_TRACEEXIT));
-	ASSERT_EQ(0, sys_tgkill(self->pid, T(0), SIGUSR1));
-	ASSERT_EQ(ST_STOPPED(SIGUSR1), wstat(T(0), __WALL));
+	start_seized(_metadata, self, PTRACE_O_TRACEEXIT);
+	tgkill_stop(_metadata, self, T(0), SIGUSR1);
 	ASSERT_EQ(0, PTRE(PTRACE_CONT, T(0), 0, SIGUSR1));
 	for (i = 0; i < self->n; i++) {
-		unsigned long msg = 0;
-
 		ASSERT_EQ(ST_EVENT(PTRACE_EVENT_EXIT), wstat(T(i), __WALL));
-		ASSERT_EQ(0, PTRE(PTRACE_GETEVENTMSG, T(i), 0, &msg));
-		EXPECT_EQ((unsigned long)ST_EXITED(5), msg);
+		expect_eventmsg(_metadata, T(i), ST_EXITED(5));
 	}
-	for (i = 1; i < self->n; i++) {
-		ASSERT_EQ(0, PTRE(PTRACE_CONT, T(i), 0, 0));
-		EXPECT_EQ(ST_EXITED(5), wstat(T(i), __WALL));
-	}
+	for (i = 1; i < self->n; i++)
+		resume_expect_wall(_metadata, T(i), PTRACE_CONT, 0, ST_EXITED(5));
 	/* The leader is reported only once it is the last one. */
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, T(0), 0, 0));
-	EXPECT_EQ(ST_EXITED(5), wstat(T(0), __WALL));
+	resume_expect_wall(_metadata, T(0), PTRACE_CONT, 0, ST_EXITED(5));
 	self->pid = -1;
 }
 
@@ -321,20 +306,16 @@ TEST_F(mt, sigkill_threads_in_different_stops)
 	int i;
 
 	self->n = 4;
-	self->pid = spawn_threads(self->n);
-	ASSERT_GT(self->pid, 0);
-	ASSERT_EQ(0, seize_all(self->pid, self->n, PTRACE_O_TRACESYSGOOD));
+	start_seized(_metadata, self, PTRACE_O_TRACESYSGOOD);
 	/* T0: signal-delivery-stop. */
-	ASSERT_EQ(0, sys_tgkill(self->pid, T(0), SIGUSR2));
-	ASSERT_EQ(ST_STOPPED(SIGUSR2), wstat(T(0), __WALL));
+	tgkill_stop(_metadata, self, T(0), SIGUSR2);
 	/* T1: PTRACE_EVENT_STOP. */
 	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, T(1), 0, 0));
 	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(T(1), __WALL));
 	/* T2: syscall-entry-stop (pause() is restarted). */
 	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, T(2), 0, 0));
 	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(T(2), __WALL));
-	ASSERT_EQ(0, PTRE(PTRACE_SYSCALL, T(2), 0, 0));
-	ASSERT_EQ(ST_SYSCALL, wstat(T(2), __WALL));
+	resume_assert_wall(_metadata, T(2), PTRACE_SYSCALL, 0, ST_SYSCALL);
 	/* T3 keeps running. */
 	ASSERT_EQ(0, kill(self->pid, SIGKILL));
 	for (i = self->n - 1; i >= 0; i--)
@@ -344,15 +325,10 @@ TEST_F(mt, sigkill_threads_in_different_stops)
 
 TEST_F(mt, thread_exit_reported_to_tracer)
 {
-	self->pid = spawn_threads(self->n);
-	ASSERT_GT(self->pid, 0);
-	ASSERT_EQ(0, seize_all(self->pid, self->n, PTRACE_O_TRACEEXIT));
-	ASSERT_EQ(0, sys_tgkill(self->pid, T(1), SIGUSR2));
-	ASSERT_EQ(ST_STOPPED(SIGUSR2), wstat(T(1), __WALL));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, T(1), 0, SIGUSR2));
-	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_EXIT), wstat(T(1), __WALL));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, T(1), 0, 0));
-	EXPECT_EQ(ST_EXITED(0), wstat(T(1), __WALL));
+	start_seized(_metadata, self, PTRACE_O_TRACEEXIT);
+	tgkill_stop(_metadata, self, T(1), SIGUSR2);
+	resume_assert_wall(_metadata, T(1), PTRACE_CONT, SIGUSR2, ST_EVENT(PTRACE_EVENT_EXIT));
+	resume_expect_wall(_metadata, T(1), PTRACE_CONT, 0, ST_EXITED(0));
 	/* The others are untouched. */
 	EXPECT_EQ(0, wait_st(-1, NULL, __WALL | WNOHANG));
 	EXPECT_EQ('S', task_state(self->pid, T(0)));
@@ -402,8 +378,7 @@ TEST_F(mt, seized_clone_event_new_thread_event_stop)
 	ASSERT_GT(self->pid, 0);
 	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, self->pid, 0, PTRACE_O_TRACECLONE));
 	/* Make the tracee create a thread: tgkill -> handler-free path. */
-	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, self->pid, 0, 0));
-	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(self->pid, 0));
+	interrupt_stop(_metadata, self->pid);
 	/* Run clone(CLONE_VM|CLONE_THREAD|...) via pt_syscall_insn. */
 	{
 		struct user_regs_struct r, saved;
@@ -434,9 +409,7 @@ TEST_F(mt, exec_by_thread_other_threads_exit_zero)
 	unsigned long msg = 0;
 
 	shm->exec_thread = 3;
-	self->pid = spawn_threads(self->n);
-	ASSERT_GT(self->pid, 0);
-	ASSERT_EQ(0, seize_all(self->pid, self->n, PTRACE_O_TRACEEXEC));
+	start_seized(_metadata, self, PTRACE_O_TRACEEXEC);
 	shm->go = 1;
 	/* T1 dies in de_thread() and is reported with exit code 0. */
 	EXPECT_EQ(ST_EXITED(0), wstat(T(1), __WALL));
@@ -444,8 +417,7 @@ TEST_F(mt, exec_by_thread_other_threads_exit_zero)
 	ASSERT_EQ(0, PTRE(PTRACE_GETEVENTMSG, self->pid, 0, &msg));
 	EXPECT_EQ((unsigned long)T(2), msg);
 	EXPECT_EQ(-ECHILD, wait_st(T(2), NULL, __WALL | WNOHANG));
-	ASSERT_EQ(0, PTRE(PTRACE_CONT, self->pid, 0, 0));
-	EXPECT_EQ(ST_EXITED(7), wstat(self->pid, __WALL));
+	resume_expect_wall(_metadata, self->pid, PTRACE_CONT, 0, ST_EXITED(7));
 	self->pid = -1;
 }
 
@@ -475,9 +447,7 @@ TEST_F_TIMEOUT(mt, sigkill_vs_interrupt_loop, 180)
 	int it, i;
 
 	for (it = 0; it < 60; it++) {
-		self->pid = spawn_threads(self->n);
-		ASSERT_GT(self->pid, 0);
-		ASSERT_EQ(0, seize_all(self->pid, self->n, PTRACE_O_TRACEEXIT));
+		start_seized(_metadata, self, PTRACE_O_TRACEEXIT);
 		for (i = 0; i < self->n; i++)
 			ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, T(i), 0, 0));
 		ASSERT_EQ(0, kill(self->pid, SIGKILL));
