@@ -10,7 +10,7 @@ export BUILD := $(CURDIR)/build
 
 S := scripts
 
-.PHONY: all deps tree export export-check build check compare unit test bench bench-smoke clean help
+.PHONY: all deps tree export export-check build check compare debug unit test bench bench-smoke clean help
 
 all: compare
 
@@ -45,6 +45,10 @@ check: tree
 ## compare       boot both kernels, run the same tests, compare (default target)
 compare: tree
 	@$(S)/compare.sh
+
+## debug         run the engine tests and ptrace suite on a lockdep/debug kernel
+debug: tree
+	@$(S)/debug.sh
 
 ## unit          unit tests of the harness itself
 unit:

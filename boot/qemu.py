@@ -28,7 +28,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 INIT = os.path.join(HERE, 'guest-init.sh')
 
 
+def kbuild_dir(kernel):
+    """The O= directory a kernel was built in, if it is still in place."""
+    kernel = os.path.abspath(kernel)
+    suffix = os.path.join('arch', 'x86', 'boot', 'bzImage')
+    return kernel[:-len(suffix) - 1] if kernel.endswith(os.sep + suffix) else ''
+
+
 def qemu_command(kernel, out, script, args, icount, accel):
+    kbuild = kbuild_dir(kernel)
     cmdline = ' '.join([
         'console=ttyS0,115200', 'earlyprintk=serial,ttyS0,115200',
         'root=/dev/root', 'rootfstype=9p', 'ro',
@@ -36,6 +44,8 @@ def qemu_command(kernel, out, script, args, icount, accel):
         f'init={INIT}', 'panic=-1', 
         'loglevel=7', 'printk.time=1', 'tsc=reliable', 'no_hash_pointers',
         f'UTRACE_SCRIPT={script}', f'UTRACE_ARGS={args}' if args else '',
+        # The guest finds this kernel's modules (samples, test_utrace) there.
+        f'UTRACE_KBUILD={kbuild}' if kbuild else '',
     ]).split()
     cmd = [
         'qemu-system-x86_64', '-nodefaults', '-no-reboot', '-display', 'none',

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make test: everything CI runs, in order: the kernel tree, the harness's
-# own unit tests, the export round trip, 'make check', 'make compare', and the benchmark smoke
+# own unit tests, the export round trip, 'make check' (without the
+# per-patch builds), 'make compare', 'make debug' and the benchmark smoke
 # run.  Every stage runs even when an earlier one failed (except when the
 # tree cannot be made), so one run shows every problem.  The last line is
 # the plain 'N passed, N failed' tally over the unit tests, the checks and
@@ -42,7 +43,7 @@ compare_counts() {
 		# xfail (tests/known-failures.txt) is not a failure of ours, nor a pass.
 		awk -F'\t' 'NR > 1 { bad = 0; skip = 1
 			for (i = 3; i <= NF; i++) {
-				if ($i != "pass" && $i != "skip" && $i != "xfail") bad = 1
+				if ($i != "pass" && $i != "skip" && $i != "xfail" && $i != "n/a") bad = 1
 				if ($i == "pass") skip = 0
 			}
 			if (bad) f++; else if (skip) s++; else p++ }
@@ -70,6 +71,7 @@ else
 	stage "export round trip" roundtrip
 	stage "make check (without per-patch builds)" "$TOP/checks/run.sh" --no-series
 	stage "make compare" compare_counts
+	stage "make debug (lockdep & co, engine tests and ptrace suite)" "$TOP/scripts/debug.sh"
 	if [ -x "$TOP/bench/run.sh" ]; then
 		stage "make bench-smoke" "$TOP/bench/run.sh" --smoke
 	fi

@@ -2,7 +2,7 @@
 """Put the per-kernel results side by side and decide.
 
   compare.py OUT_TSV NAME=RESULTS_TSV [NAME=RESULTS_TSV...] [--absent NAME=REASON]
-             [--known FILE]
+             [--known FILE] [--only NAME=SUITE_PREFIX]
 
 Each RESULTS_TSV comes from ktap.py (or tests/clients/transcripts.py) for
 one kernel; a NAME given more than once gets the rows of all its files,
@@ -17,10 +17,17 @@ one line and it gets no column.  --known names a list of failures of the
 base kernel itself (tests/known-failures.txt): such a 'fail' reads
 'xfail' and counts as good; a listed row that passes reads 'xpass' and
 fails the run, so the list is kept honest.
+
+--only NAME=PREFIX marks suites that exist only on kernel NAME (the utrace
+engine tests need CONFIG_UTRACE=y): on the other kernels such a row reads
+'n/a' where it is missing or skipped, and is not compared; on NAME it must
+pass or skip like any row.  A row of such a suite that another kernel
+passes or fails is still compared, so a test that runs where it should
+not shows up.
 """
 import sys
 
-GOOD = ('pass', 'skip', 'xfail')
+GOOD = ('pass', 'skip', 'xfail', 'n/a')
 
 
 def load(path):
@@ -78,9 +85,22 @@ def merge(columns):
     return table
 
 
+def apply_only(table, names, only):
+    """Rows of a suite that only kernel NAME runs read 'n/a' elsewhere."""
+    out = []
+    for k, res in table:
+        res = list(res)
+        for name, prefix in only:
+            if k[0].startswith(prefix):
+                res = ['n/a' if n != name and x in ('missing', 'skip') else x
+                       for n, x in zip(names, res)]
+        out.append((k, res))
+    return out
+
+
 def decide(table):
     """Return (differing rows, bad rows)."""
-    differ = [(k, r) for k, r in table if len(set(r)) > 1]
+    differ = [(k, r) for k, r in table if len(set(r) - {'n/a'}) > 1]
     bad = [(k, r) for k, r in table if any(x not in GOOD for x in r)]
     return differ, bad
 
@@ -91,7 +111,7 @@ def main(argv):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     out = args.pop(0)
-    columns, absent, known = [], [], {}
+    columns, absent, known, only = [], [], {}, []
     while args:
         a = args.pop(0)
         if a == '--absent':
@@ -99,6 +119,9 @@ def main(argv):
             continue
         if a == '--known':
             known = load_known(args.pop(0))
+            continue
+        if a == '--only':
+            only.append(tuple(args.pop(0).split('=', 1)))
             continue
         name, path = a.split('=', 1)
         rows, order = load(path)
@@ -109,8 +132,8 @@ def main(argv):
             have.update(rows)
         else:
             columns.append((name, rows, order))
-    table = apply_known(merge(columns), known)
     names = [c[0] for c in columns]
+    table = apply_only(apply_known(merge(columns), known), names, only)
     with open(out, 'w') as f:
         f.write('\t'.join(['suite', 'test'] + names) + '\n')
         for (suite, test), res in table:
@@ -119,7 +142,7 @@ def main(argv):
     width = min(width, 72)
     print(f'   {"test":<{width}} ' + ' '.join(f'{n:<12}' for n in names))
     for (suite, test), res in table:
-        mark = '<>' if len(set(res)) > 1 else ('!!' if any(x not in GOOD for x in res) else '  ')
+        mark = '<>' if len(set(res) - {'n/a'}) > 1 else ('!!' if any(x not in GOOD for x in res) else '  ')
         name = f'{suite}.{test}'
         if len(name) > width:
             name = name[:width - 3] + '...'

@@ -92,3 +92,42 @@ class TestKnownFailures(unittest.TestCase):
     def test_unlisted_failure_still_fails(self):
         rc, _ = self.run_known([('a', 't2', 'fail')], [('a', 't2', 'fail')])
         self.assertEqual(rc, 1)
+
+
+class TestOnlyOn(unittest.TestCase):
+    """--only: suites that exist on one kernel only (utrace engine tests)."""
+
+    def run_only(self, off, on):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, 'compare.tsv')
+            rc = cmp.main(['compare.py', out, 'utrace-off=' + tsv(d, 'off', off),
+                           'utrace-on=' + tsv(d, 'on', on), '--only', 'utrace-on=ksft-utrace/'])
+            with open(out) as f:
+                return rc, f.read().splitlines()
+
+    def test_skipped_and_missing_elsewhere_read_na(self):
+        rc, lines = self.run_only([('ksft-utrace/e', '(program)', 'skip')],
+                                  [('ksft-utrace/e', '(program)', 'pass'),
+                                   ('ksft-utrace/e', 'order', 'pass')])
+        self.assertEqual(rc, 0)
+        self.assertIn('ksft-utrace/e\t(program)\tn/a\tpass', lines)
+        self.assertIn('ksft-utrace/e\torder\tn/a\tpass', lines)
+
+    def test_failure_on_the_kernel_that_runs_it_fails(self):
+        rc, _ = self.run_only([('ksft-utrace/e', '(program)', 'skip')],
+                              [('ksft-utrace/e', '(program)', 'fail')])
+        self.assertEqual(rc, 1)
+
+    def test_missing_on_the_kernel_that_runs_it_fails(self):
+        rc, lines = self.run_only([('ksft-utrace/e', '(program)', 'skip')], [('a', 't', 'pass')])
+        self.assertEqual(rc, 1)
+        self.assertIn('ksft-utrace/e\t(program)\tn/a\tmissing', lines)
+
+    def test_running_where_it_should_not_is_compared(self):
+        rc, _ = self.run_only([('ksft-utrace/e', 'order', 'fail')],
+                              [('ksft-utrace/e', 'order', 'pass')])
+        self.assertEqual(rc, 1)
+
+    def test_other_suites_are_still_compared(self):
+        rc, _ = self.run_only([('a', 't', 'skip')], [('a', 't', 'pass')])
+        self.assertEqual(rc, 1)

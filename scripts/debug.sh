@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# make debug: the utrace-on kernel with the kernel's bug detectors
+# (kconfigs/debug.config: lockdep, atomic-sleep, debugobjects, list
+# debugging) runs the tests that exercise utrace and ptrace stops: the
+# kernel's ptrace selftests (stepping-fixes included), the utrace engine
+# tests and our ptrace conformance suite.
+#
+# It fails when the debug kernel's console shows any report (the same scan
+# as make compare), or when a result differs from the utrace-on kernel's
+# for the same test (make compare must have run first: it leaves
+# build/results/utrace-on/results.tsv).  Writes build/results/debug.tsv
+# and build/results/debug.counts ("passed failed skipped" over its rows).
+. "$(dirname "$0")/lib.sh"
+
+res=$BUILD/results
+out=$res/debug
+ref=$res/utrace-on/results.tsv
+list=$BUILD/tests/runlist-debug
+mkdir -p "$out"
+rm -f "$res/debug.counts" "$res/debug.tsv"
+
+fail() {
+	echo "debug: $*" >&2
+	echo "0 1 0" >"$res/debug.counts"
+	exit 1
+}
+
+tree_has_utrace || fail "the kernel tree has no CONFIG_UTRACE: nothing to debug yet"
+[ -f "$ref" ] || fail "no utrace-on results in $ref: run 'make compare' first"
+[ -f "$BUILD/tests/runlist" ] || fail "no run list: run 'make compare' (tests/build.sh) first"
+
+"$TOP/scripts/build.sh" debug || fail "building the debug kernel failed (above)"
+
+# The suites that drive stops, signals and engines; seccomp_bpf and the x86
+# selftests add run time under lockdep without touching other utrace code.
+grep -E '^(#|ksft-ptrace/|ksft-utrace/|ptrace/)' "$BUILD/tests/runlist" >"$list"
+note "booting the debug kernel, $(grep -vc '^#' "$list") test programs (log: $out/output.log)"
+t0=$(date +%s)
+rc=0
+"$TOP/boot/qemu.py" --kernel "$BUILD/out/debug/arch/x86/boot/bzImage" \
+	--script "$TOP/tests/run-tests.sh" --args "$list" \
+	--out "$out" --timeout 2700 --silence 600 || {
+	echo "debug: the guest did not finish by itself (see $out/output.log, $out/console.log)" >&2
+	rc=1
+}
+note "debug guest ran for $(($(date +%s) - t0)) s"
+
+if ! "$TOP/boot/consolescan.py" "$out/console.log" >"$out/console-scan.txt"; then
+	cat "$out/console-scan.txt" >&2
+	echo "debug: the debug kernel reported a bug in its console (above): this fails the run" >&2
+	rc=1
+fi
+"$TOP/tests/ktap.py" "$out/output.log" >"$out/results.tsv" || {
+	echo "debug: the debug kernel's results are incomplete (above)" >&2
+	rc=1
+}
+
+# The utrace-on rows of the same suites, as the reference column.
+suites=$(awk -F'\t' 'NR > 1 { print $1 }' "$out/results.tsv" | sort -u)
+awk -F'\t' -v s="$suites" 'BEGIN { n = split(s, a, "\n"); for (i = 1; i <= n; i++) want[a[i]] = 1 }
+	NR == 1 || ($1 in want)' "$ref" >"$out/reference.tsv"
+"$TOP/tests/compare.py" "$res/debug.tsv" "utrace-on=$out/reference.tsv" "debug=$out/results.tsv" \
+	--known "$TOP/tests/known-failures.txt" >"$out/compare.txt" || {
+	grep -E '<>|fail|missing' "$out/compare.txt" >&2 || tail -n 20 "$out/compare.txt" >&2
+	echo "debug: the debug kernel's results differ from utrace-on's or fail (full: $out/compare.txt)" >&2
+	rc=1
+}
+tail -n 1 "$out/compare.txt"
+
+awk -F'\t' -v rc=$rc 'NR > 1 { bad = 0; skip = 1
+	for (i = 3; i <= NF; i++) {
+		if ($i != "pass" && $i != "skip" && $i != "xfail" && $i != "n/a") bad = 1
+		if ($i == "pass") skip = 0
+	}
+	if (bad) f++; else if (skip) s++; else p++ }
+	END { if (rc && !f) f = 1; printf "%d %d %d\n", p, f, s }' "$res/debug.tsv" >"$res/debug.counts"
+exit $rc
