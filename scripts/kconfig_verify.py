@@ -6,6 +6,9 @@ does not exist).  A dropped option means the guest kernel is not the one
 the fragments describe, so it is an error that names the option.
 
 Usage: kconfig_verify.py CONFIG FRAGMENT...
+Fragments are merged in order, as merge_config.sh does: an option set by a
+later fragment overrides an earlier one, and only the last setting of each
+option is checked.
 Exit 0 when all options survived, 1 otherwise (one line per dropped option).
 """
 import re
@@ -48,9 +51,13 @@ def main(argv):
     with open(argv[1]) as f:
         config = parse(f)
     bad = 0
+    frags = []
     for path in argv[2:]:
         with open(path) as f:
-            frag = parse(f)
+            frags.append((path, parse(f)))
+    for i, (path, frag) in enumerate(frags):
+        later = set().union(*(f for _, f in frags[i + 1:]))
+        frag = {k: v for k, v in frag.items() if k not in later}
         for sym, want, got in dropped(config, frag):
             print(f'{path}: {sym}={want} was dropped by olddefconfig (now: {got}); '
                   f'enable its dependencies in the fragment or remove it', file=sys.stderr)

@@ -8,6 +8,8 @@
 #    stepping-fixes regression tests once that branch adds them),
 #  - the x86 selftests that exercise ptrace and single-step,
 #  - seccomp_bpf (its ptrace/TRACE parts are the seccomp side of ptrace),
+#  - the utrace engine selftests (tests/utrace-engines.sh loads this
+#    kernel's test_utrace module; rows n/a on utrace-off),
 #  - our conformance suite, tests/ptrace (if present),
 #  - the real clients (strace, gdb) on the fixed workload, tests/clients.
 # All are built from the kernel work tree as checked out, against its own
@@ -67,6 +69,14 @@ ksft x86 $(for p in $x86_progs; do echo "$out/ksft-x86/$p"; done)
 note "building selftests/seccomp"
 ksft seccomp "$out/ksft-seccomp/seccomp_bpf"
 
+# The utrace engine selftests exist from the utrace-core branch on.
+utrace_engines=""
+if [ -f "$ksft/utrace/utrace_engines.c" ]; then
+	note "building selftests/utrace"
+	ksft utrace "$out/ksft-utrace/utrace_engines"
+	utrace_engines=$out/ksft-utrace/utrace_engines
+fi
+
 own=""
 if [ -f "$TOP/tests/ptrace/Makefile" ]; then
 	note "building tests/ptrace"
@@ -99,6 +109,9 @@ clients="strace-f strace-c strace-seccomp gdb gdb-watch"
 		fi
 	done
 	echo "ksft-seccomp/seccomp_bpf 900 $out/ksft-seccomp/seccomp_bpf"
+	if [ -n "$utrace_engines" ]; then
+		echo "ksft-utrace/utrace_engines 300 sh $TOP/tests/utrace-engines.sh $utrace_engines"
+	fi
 	for p in $own; do
 		echo "ptrace/$p 600 $out/ptrace/$p"
 	done

@@ -46,3 +46,27 @@ class TestKconfigVerify(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class TestFragmentOrder(unittest.TestCase):
+    """A later fragment overrides an earlier one (debug.config turns ACPI on)."""
+
+    def run_main(self, config, *frags):
+        import os
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            paths = []
+            for i, text in enumerate((config,) + frags):
+                p = os.path.join(d, f'{i}.config')
+                with open(p, 'w') as f:
+                    f.write(text)
+                paths.append(p)
+            return kv.main(['kconfig_verify.py'] + paths)
+
+    def test_later_fragment_wins(self):
+        self.assertEqual(self.run_main('CONFIG_ACPI=y\n', '# CONFIG_ACPI is not set\n',
+                                       'CONFIG_ACPI=y\n'), 0)
+
+    def test_later_fragment_is_still_checked(self):
+        self.assertEqual(self.run_main('# CONFIG_ACPI is not set\n', 'CONFIG_ACPI=y\n',
+                                       '# CONFIG_X is not set\n'), 1)
