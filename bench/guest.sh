@@ -8,6 +8,8 @@
 #   BIN        directory with the static benchmark programs (bench, tiny)
 #   ENGINE_KO  the utrace syscall-counting sample module, or empty
 #   ENGINE_WHY why ENGINE_KO is empty
+#   TEST_UTRACE_KO   the utrace test module (lib/test_utrace.ko), or empty
+#   TEST_UTRACE_WHY  why TEST_UTRACE_KO is empty
 #
 # Output, one line per benchmark (everything else is indented with "  | "):
 #   result NAME UNIT VALUE     a measurement (guest time per operation)
@@ -154,6 +156,65 @@ else
 	run syscount-utrace-engine 300 engine_count "$ENGINE_KO" "$w"
 fi
 
+# ---- scale: utrace engines, through the test module ----
+# lib/test_utrace.c: /dev/test_utrace, one session per open file, engines
+# attached by ioctl (bench/src/bench.c: engines, attach-threads).  Loaded
+# once for all scale rows; afterwards every engine must have been
+# released (the module counts them: "live") and the module must unload,
+# or an engine leaked.
+#
+# attach-N-threads: 1000 threads, or fewer if this guest's limits are
+# lower (half of threads-max and pid_max, about 400 KB of available
+# memory per thread); the row is named after the number measured.
+nt=1000
+for lim in $(($(cat /proc/sys/kernel/threads-max) / 2)) $(($(cat /proc/sys/kernel/pid_max) / 2)) \
+	$(($(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo) / 400)); do
+	[ "$lim" -lt "$nt" ] && nt=$lim
+done
+scale_rows() { # KIND REASON: every scale row as na, pending or fail
+	u1=" ns/call" u2=" ns/attach"
+	[ "$1" = fail ] && u1="" u2=""
+	for k in 0 1 2 4 8 16; do
+		echo "$1 engines-$k-per-event$u1 $2"
+	done
+	echo "$1 attach-$nt-threads$u2 $2"
+}
+# A manual run's CONF may lack TEST_UTRACE_KO: then use the booted
+# kernel's build directory (boot/qemu.py passes it as UTRACE_KBUILD).
+if [ -z "${TEST_UTRACE_KO+set}" ] && [ -n "${UTRACE_KBUILD:-}" ]; then
+	TEST_UTRACE_KO=$UTRACE_KBUILD/lib/test_utrace.ko
+	[ -f "$TEST_UTRACE_KO" ] || { TEST_UTRACE_WHY="no $TEST_UTRACE_KO"; TEST_UTRACE_KO=""; }
+fi
+tu=/sys/module/test_utrace/parameters
+if [ $has_utrace = no ]; then
+	scale_rows na CONFIG_UTRACE=n
+elif [ -z "${TEST_UTRACE_KO:-}" ]; then
+	scale_rows pending "${TEST_UTRACE_WHY:-no test_utrace module given}"
+elif ! insmod "$TEST_UTRACE_KO" 2>/tmp/insmod.err; then
+	sed 's/^/  | /' /tmp/insmod.err
+	scale_rows fail "insmod $TEST_UTRACE_KO failed: $(tail -n 1 /tmp/insmod.err)"
+else
+	for k in 0 1 2 4 8 16; do
+		run engines-$k-per-event 120 $B engines "$(n 200000)" $k
+	done
+	run attach-$nt-threads 300 $B attach-threads "$(n 7)" $nt
+	# Engines are released when the core drops its last reference, at the
+	# latest when their thread is reaped: all benchmark processes are.
+	t=0
+	while [ "$(cat $tu/live)" != 0 ] && [ $t -lt 10 ]; do
+		sleep 1
+		t=$((t + 1))
+	done
+	echo "  | test_utrace: $(cat $tu/attached) engines attached, $(cat $tu/released) released," \
+		"$(cat $tu/live) live, $(cat $tu/late) late callbacks"
+	late=$(cat $tu/late) live=$(cat $tu/live)
+	if ! rmmod test_utrace; then
+		echo "fail test_utrace-unload rmmod test_utrace failed with $live engines live: an engine leaked"
+	elif [ "$late" != 0 ]; then
+		echo "fail test_utrace-unload $late callbacks came after utrace_barrier() said none would"
+	fi
+fi
+
 # gdb: every call of bp_hit is a breakpoint hit (gdb stops, steps over
 # the breakpoint, continues); the program times its own loop, and gdb
 # must report the right number of hits.  gdb may use both CPUs.
@@ -205,13 +266,4 @@ else
 	echo "notmeasured gdb-breakpoint us/hit gdb is not installed (make deps)"
 fi
 
-# ---- scale: needs utrace and a test engine that does not exist yet ----
-# PENDING: a module that attaches K no-op engines (K = 1..16) to one
-# thread, and one that attaches an engine to every thread of a process
-# with many threads.  When it exists, run it here like engine_count.
-why="needs a utrace test module that attaches K engines to one thread (not written yet, utrace-core)"
-for k in 1 2 4 8 16; do
-	echo "pending engines-$k-per-event ns/syscall $why"
-done
-echo "pending attach-1000-threads us/thread needs a utrace test module that attaches to every thread of a process (not written yet, utrace-core)"
 echo "# bench: done"

@@ -15,6 +15,7 @@ another run has, or did not reach its end; speed never fails the run.
 """
 import argparse
 import html
+import re
 import sys
 
 KERNELS = ('utrace-off', 'utrace-on')
@@ -27,8 +28,15 @@ GROUPS = [
                 'process-vm-readv', 'tracefork', 'strace-f', 'gdb-breakpoint'), 1.00),
     ('counting every syscall of a workload', ('syscount-untraced', 'syscount-strace-c',
                                                'syscount-utrace-engine'), None),
-    ('scale (needs utrace)', (), None),
+    ('scale (needs utrace)', ('engines-0-per-event', 'engines-1-per-event', 'engines-2-per-event',
+                              'engines-4-per-event', 'engines-8-per-event',
+                              'engines-16-per-event'), None),
 ]
+
+# Rows whose name depends on the guest: attach-N-threads, N = the threads
+# that fit (1000 normally).  Every run must have one row of each pattern.
+PATTERNS = [(re.compile(r'attach-[0-9]+-threads$'), 'attach-N-threads')]
+ENGINES_ROW = re.compile(r'engines-([0-9]+)-per-event$')
 
 
 def group_of(name):
@@ -36,6 +44,58 @@ def group_of(name):
         if name in names:
             return i, target
     return len(GROUPS) - 1, None
+
+
+def engine_slope(rows, kernel):
+    """The cost of one more engine on kernel: least squares over the
+    engines-K-per-event rows with K >= 1 (K = 0, no engine, is the plain
+    system call path, a step of its own, so it is not on the line).
+
+    Returns None with fewer than two such numbers, else a dict: slope and
+    intercept (ns per engine, ns), points [(K, value)], first (value at
+    K=1 minus K=0, or None without K=0), worst (largest distance of a
+    point from the line, in percent of the point's value).
+    """
+    pts, base = [], None
+    for r in rows:
+        m = ENGINES_ROW.match(r['name'])
+        v = r.get(kernel)
+        if not m or not isinstance(v, float):
+            continue
+        k = int(m.group(1))
+        if k == 0:
+            base = v
+        else:
+            pts.append((k, v))
+    if len(pts) < 2:
+        return None
+    pts.sort()
+    n = len(pts)
+    mk = sum(k for k, _ in pts) / n
+    mv = sum(v for _, v in pts) / n
+    sxx = sum((k - mk) ** 2 for k, _ in pts)
+    slope = sum((k - mk) * (v - mv) for k, v in pts) / sxx
+    icpt = mv - slope * mk
+    v1 = dict(pts).get(1)
+    return {
+        'slope': slope, 'intercept': icpt, 'points': pts,
+        'first': v1 - base if base is not None and v1 is not None else None,
+        'worst': max(abs(v - (icpt + slope * k)) / v * 100 for k, v in pts),
+    }
+
+
+def slope_lines(rows, kernels):
+    """The derived "per extra engine" line of each kernel that has one."""
+    out = []
+    for k in kernels:
+        s = engine_slope(rows, k)
+        if s is None:
+            continue
+        ks = ', '.join(str(x) for x, _ in s['points'])
+        first = '' if s['first'] is None else f"; the first engine adds {fmt(s['first'])} ns to K = 0"
+        out.append(f"per extra engine: {fmt(s['slope'])} ns ({k}; least-squares slope over "
+                   f"K = {ks}, every point within {round(s['worst'], 4):.2g}% of the line{first})")
+    return out
 
 
 def parse(lines):
@@ -259,6 +319,10 @@ def main(argv):
             for n, r in enumerate(runs, 1):
                 if name not in r:
                     problems.append(f'{k} run {n}: no number for {name}')
+        for pat, what in PATTERNS:
+            for n, r in enumerate(runs, 1):
+                if not any(pat.match(name) for name in r):
+                    problems.append(f'{k} run {n}: no number for {what}')
         data[k] = combine(runs)
     absent = dict(x.partition('=')[::2] for x in a.absent)
 
@@ -268,6 +332,8 @@ def main(argv):
     write_svg(a.svg, rows, kernels, title)
 
     print(table(rows, kernels, full))
+    for line in slope_lines(rows, kernels):
+        print(line)
     for k in KERNELS:
         if k not in data:
             print(f'{k}: not built yet: {absent.get(k, "no log given")}')

@@ -53,9 +53,20 @@ for c in "${configs[@]}"; do
 		die "no $c kernel in $BUILD/out/$c: run 'make build' (or bench/run.sh without --no-build)"
 done
 
+# bench.c includes "test_utrace_uapi.h", the ABI of the utrace test module
+# (lib/test_utrace_uapi.h of the kernel tree, from utrace-core on).
+# Without it bench is built without the scale benchmarks (their rows say
+# why).
+test_utrace_inc=$LINUX_DIR/lib
+tu_why=""
+if [ ! -f "$test_utrace_inc/test_utrace_uapi.h" ]; then
+	tu_why="no lib/test_utrace_uapi.h in the kernel tree ($test_utrace_inc): bench is built without the scale benchmarks"
+	note "$tu_why"
+fi
+
 note "building the benchmark programs into $bin"
 mkdir -p "$bin"
-gcc -O2 -static -Wall -o "$bin/bench" "$TOP/bench/src/bench.c" -lpthread ||
+gcc -O2 -static -Wall -I"$test_utrace_inc" -o "$bin/bench" "$TOP/bench/src/bench.c" -lpthread ||
 	die "building bench/src/bench.c failed (above)"
 gcc -O2 -static -nostdlib -fno-stack-protector -Wall -o "$bin/tiny" "$TOP/bench/src/tiny.c" ||
 	die "building bench/src/tiny.c failed (above)"
@@ -66,6 +77,16 @@ engine_why=""
 if [ ! -f "$engine_ko" ]; then
 	engine_why="not built yet: no $engine_ko (the sample engine comes with the utrace-core branch)"
 	engine_ko=""
+fi
+
+# The utrace test module (lib/test_utrace.c, CONFIG_TEST_UTRACE=m) for the
+# scale rows.
+tu_ko=$BUILD/out/utrace-on/lib/test_utrace.ko
+if [ -n "$tu_why" ]; then
+	tu_ko=""
+elif [ ! -f "$tu_ko" ]; then
+	tu_why="not built yet: no $tu_ko (CONFIG_TEST_UTRACE=m in the utrace-on kernel)"
+	tu_ko=""
 fi
 
 rm -rf "$out"
@@ -82,6 +103,8 @@ for c in "${configs[@]}"; do
 			BIN=$bin
 			ENGINE_KO=$engine_ko
 			ENGINE_WHY='$engine_why'
+			TEST_UTRACE_KO=$tu_ko
+			TEST_UTRACE_WHY='$tu_why'
 		EOF
 		note "bench ($mode): booting $c, run $r of $runs (log: $dir/output.log)"
 		t0=$(date +%s)

@@ -14,16 +14,23 @@
  * stderr and exits 1; no result line is printed then.  Exit status 4
  * means the kernel lacks what the benchmark needs (the reason is the
  * last line on stderr): not measured, not a failure.
+ *
+ * Two take an ARG: "engines N K" (N getpid calls with K utrace engines
+ * on the thread) and "attach-threads N THREADS" (N rounds of attaching an
+ * engine to every thread of a THREADS-thread process).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -31,6 +38,19 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+/*
+ * The scale benchmarks drive utrace engines through the test module's
+ * misc device (lib/test_utrace.c); its ABI header lives in the kernel
+ * tree's lib/, which bench/run.sh puts on the include path.  Without it
+ * those benchmarks exit 4 (not measured).
+ */
+#if __has_include("test_utrace_uapi.h")
+#include "test_utrace_uapi.h"
+#define HAVE_TEST_UTRACE 1
+#else
+#define HAVE_TEST_UTRACE 0
+#endif
 
 static const char *name;
 
@@ -135,11 +155,17 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Operations per round of median_result(). */
+static long round_size(long n)
+{
+	return n / ROUNDS > 0 ? n / ROUNDS : 1;
+}
+
 static void median_result(const char *unit, double (*round)(long, const char *),
 			  long n, const char *arg)
 {
 	double t[ROUNDS];
-	long per = n / ROUNDS > 0 ? n / ROUNDS : 1;
+	long per = round_size(n);
 
 	round(per, arg);	/* warm up: caches, slabs, page tables */
 	fprintf(stderr, "rounds of %ld, ns per operation:", per);
@@ -476,6 +502,276 @@ static void b_breakpoint(long n)
 	result("us/hit", now_ns() - t, n);
 }
 
+/* ---- scale: utrace engines, through the test module ---- */
+
+#if HAVE_TEST_UTRACE
+static const char tu_dev[] = "/dev/test_utrace";
+
+/* A session of the test module: closing it detaches its engines. */
+static int tu_open(void)
+{
+	int fd = open(tu_dev, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0 && errno == ENOENT) {
+		fprintf(stderr, "no %s: the test_utrace module is not loaded\n", tu_dev);
+		exit(4);
+	}
+	if (fd < 0)
+		die("open %s", tu_dev);
+	return fd;
+}
+
+/* Attach (create) a new engine to thread @tid; returns its id. */
+static int tu_attach(int fd, pid_t tid, unsigned long cookie)
+{
+	struct test_utrace_attach a = {
+		.tid = tid,
+		.flags = TEST_UTRACE_ATTACH_CREATE,
+		.ops = TEST_UTRACE_OPS_A,
+		.data = cookie,
+	};
+	int id = ioctl(fd, TEST_UTRACE_IOC_ATTACH, &a);
+
+	if (id <= 0)
+		die("ATTACH to thread %d returned %d", tid, id);
+	return id;
+}
+
+static void tu_stats(int fd, unsigned int id, struct test_utrace_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->id = id;
+	if (ioctl(fd, TEST_UTRACE_IOC_STATS, st) < 0)
+		die("STATS of engine %u", id);
+}
+
+/*
+ * engines N K: N getpid calls (in rounds, median, as the getpid row) with
+ * K engines attached to this thread, each with SYSCALL_ENTRY and
+ * SYSCALL_EXIT events and a script where every callback returns
+ * UTRACE_RESUME (no stops).  K = 0 runs the same code with an open
+ * session and no engine: the baseline.
+ *
+ * The script's system call filter names a number no system call has, so
+ * every callback is the module's cheapest: find the engine, count the
+ * call, return UTRACE_RESUME, log nothing (a logged callback also fills
+ * and then overflows a ring, work of the test module, not of utrace).
+ */
+static void b_engines(long n, const char *arg)
+{
+	long k = arg ? atol(arg) : -1;
+	struct test_utrace_stats st;
+	pid_t tid = gettid();
+	long calls;
+	int fd, ids[TEST_UTRACE_MAX_ENGINES];
+
+	if (k < 0 || k > TEST_UTRACE_MAX_ENGINES)
+		die("usage: bench engines N K (K = 0 .. %d engines)", TEST_UTRACE_MAX_ENGINES);
+	fd = tu_open();
+	for (long i = 0; i < k; i++) {
+		struct test_utrace_script sc = {
+			.flags = TEST_UTRACE_SCRIPT_SYSCALL_KEEP,
+			.syscall_nr = INT_MAX,
+			.syscall_action = TEST_UTRACE_SYSCALL_RUN,
+		};
+		struct test_utrace_cmd c = {
+			.events = TEST_UTRACE_EVENT(SYSCALL_ENTRY) | TEST_UTRACE_EVENT(SYSCALL_EXIT),
+		};
+
+		ids[i] = tu_attach(fd, tid, i + 1);
+		sc.id = ids[i];
+		for (int e = 0; e < TEST_UTRACE_NEVENTS; e++)
+			sc.on[e].action = sc.on[e].then = TEST_UTRACE_RESUME;
+		if (ioctl(fd, TEST_UTRACE_IOC_SCRIPT, &sc) < 0)
+			die("SCRIPT of engine %d", ids[i]);
+		c.id = ids[i];
+		if (ioctl(fd, TEST_UTRACE_IOC_SET_EVENTS, &c) != 0)
+			die("SET_EVENTS of engine %d", ids[i]);
+	}
+	median_result("ns/call", r_getpid, n, NULL);
+
+	/* Every engine saw every getpid (warm-up round included), logged none. */
+	calls = round_size(n) * (ROUNDS + 1);
+	for (long i = 0; i < k; i++) {
+		tu_stats(fd, ids[i], &st);
+		if (st.calls[TEST_UTRACE_EV_SYSCALL_ENTRY] < (unsigned long)calls ||
+		    st.calls[TEST_UTRACE_EV_SYSCALL_EXIT] < (unsigned long)calls)
+			die("engine %d got %llu entry and %llu exit reports for %ld calls",
+			    ids[i], (unsigned long long)st.calls[TEST_UTRACE_EV_SYSCALL_ENTRY],
+			    (unsigned long long)st.calls[TEST_UTRACE_EV_SYSCALL_EXIT], calls);
+	}
+	tu_stats(fd, 0, &st);
+	if (st.logged || st.dropped || st.late)
+		die("the session logged %llu records (%llu dropped), %llu late callbacks: want none",
+		    (unsigned long long)st.logged, (unsigned long long)st.dropped,
+		    (unsigned long long)st.late);
+	fprintf(stderr, "%ld engine(s), each got >= %ld entry and exit reports\n", k, calls);
+	close(fd);
+}
+
+static int idle_started;
+
+static void *idle_thread(void *arg)
+{
+	__atomic_add_fetch(&idle_started, 1, __ATOMIC_SEQ_CST);
+	for (;;)
+		pause();
+	return arg;
+}
+
+/*
+ * A process of @nthreads threads (its main thread included), all asleep
+ * in pause() by the time this returns; their thread ids go to @tids.
+ */
+static pid_t threaded_child(int nthreads, pid_t *tids)
+{
+	int p[2], got = 0;
+	char c, path[64];
+	struct dirent *d;
+	pid_t pid;
+	DIR *dir;
+
+	if (pipe(p) < 0)
+		die("pipe");
+	pid = xfork();
+	if (pid == 0) {
+		pthread_attr_t a;
+		pthread_t th;
+
+		close(p[0]);
+		pthread_attr_init(&a);
+		pthread_attr_setstacksize(&a, 64 * 1024);
+		for (int i = 1; i < nthreads; i++) {
+			int e = pthread_create(&th, &a, idle_thread, NULL);
+
+			if (e) {
+				fprintf(stderr, "bench %s: only %d of %d threads fit: pthread_create: %s\n",
+					name, i, nthreads, strerror(e));
+				_exit(20);
+			}
+		}
+		while (__atomic_load_n(&idle_started, __ATOMIC_SEQ_CST) < nthreads - 1)
+			sched_yield();
+		if (write(p[1], "r", 1) != 1)
+			_exit(21);
+		for (;;)
+			pause();
+	}
+	close(p[1]);
+	if (read(p[0], &c, 1) != 1) {
+		waitpid(pid, NULL, 0);
+		errno = 0;
+		die("the child could not start %d threads (above)", nthreads);
+	}
+	close(p[0]);
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dir = opendir(path);
+	if (!dir)
+		die("opendir %s", path);
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		if (got == nthreads)
+			die("%s has more than %d threads", path, nthreads);
+		tids[got++] = atoi(d->d_name);
+	}
+	closedir(dir);
+	if (got != nthreads)
+		die("%s has %d threads, not %d", path, got, nthreads);
+
+	/* Wait until every thread sleeps: none runs while we time. */
+	for (int tries = 0, i = 0; i < nthreads; ) {
+		char buf[512], *s;
+		int fd;
+		ssize_t len;
+
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tids[i]);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			die("open %s", path);
+		len = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (len <= 0)
+			die("read %s", path);
+		buf[len] = 0;
+		s = strrchr(buf, ')');
+		if (s && s[1] == ' ' && s[2] == 'S') {
+			i++;
+			continue;
+		}
+		if (++tries > 10000)
+			die("thread %d of %d does not go to sleep", tids[i], pid);
+		usleep(1000);
+	}
+	return pid;
+}
+
+/*
+ * attach-threads R NTHREADS: a new process of NTHREADS threads per round;
+ * time attaching one engine (ATTACH with CREATE, no events) to each of
+ * its threads, then close the session (which detaches them all).  One
+ * warm-up round, then R rounds; the median round is the result, in ns per
+ * attach.  Closing is timed too, for the log.
+ */
+static void b_attach_threads(long rounds, const char *arg)
+{
+	int nthreads = arg ? atoi(arg) : 0;
+	struct test_utrace_stats st0, st1;
+	double *t;
+	pid_t *tids;
+
+	if (nthreads < 1 || nthreads > TEST_UTRACE_MAX_ENGINES)
+		die("usage: bench attach-threads ROUNDS NTHREADS (1 .. %d threads)",
+		    TEST_UTRACE_MAX_ENGINES);
+	t = calloc(rounds + 1, sizeof(*t));
+	tids = calloc(nthreads, sizeof(*tids));
+	if (!t || !tids)
+		die("calloc");
+	fprintf(stderr, "%d threads; rounds (the first is a warm-up), ns per attach / per detach at close:",
+		nthreads);
+	for (long r = 0; r <= rounds; r++) {
+		pid_t pid = threaded_child(nthreads, tids);
+		int fd = tu_open();
+		double a, c;
+
+		tu_stats(fd, 0, &st0);
+		a = now_ns();
+		for (int i = 0; i < nthreads; i++)
+			tu_attach(fd, tids[i], i + 1);
+		a = now_ns() - a;
+		tu_stats(fd, 0, &st1);
+		c = now_ns();
+		close(fd);
+		c = now_ns() - c;
+		kill(pid, SIGKILL);
+		if (waitpid(pid, NULL, 0) != pid)
+			die("waitpid %d", pid);
+		if (st1.attached - st0.attached != (unsigned long)nthreads)
+			die("%llu engines attached, not %d",
+			    (unsigned long long)(st1.attached - st0.attached), nthreads);
+		fprintf(stderr, " %.0f/%.0f", a / nthreads, c / nthreads);
+		t[r] = a;
+	}
+	fprintf(stderr, "\n");
+	qsort(t + 1, rounds, sizeof(*t), cmp_double);
+	result("ns/attach", t[1 + rounds / 2], nthreads);
+	free(t);
+	free(tids);
+}
+#else
+static void b_engines(long n, const char *arg)
+{
+	fprintf(stderr, "bench was built without test_utrace_uapi.h (see bench/run.sh)\n");
+	exit(4);
+}
+
+static void b_attach_threads(long n, const char *arg)
+{
+	b_engines(n, arg);
+}
+#endif
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -509,6 +805,14 @@ int main(int argc, char **argv)
 		if (argc < 4)
 			die("usage: bench exec N TINY");
 		median_result("us/exec", r_exec, n, argv[3]);
+		return 0;
+	}
+	if (!strcmp(name, "engines")) {
+		b_engines(n, argc > 3 ? argv[3] : NULL);
+		return 0;
+	}
+	if (!strcmp(name, "attach-threads")) {
+		b_attach_threads(n, argc > 3 ? argv[3] : NULL);
 		return 0;
 	}
 	if (!strcmp(name, "workload")) {

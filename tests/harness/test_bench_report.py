@@ -13,11 +13,21 @@ DONE = '# bench: done\n'
 EXPECTED = [n for _, names, _ in rep.GROUPS for n in names]
 
 
+ATTACH = 'attach-1000-threads'
+
+
 def log(values=None, skip=(), extra=''):
-    """A finished guest log: every expected benchmark at 100 us unless given."""
+    """A finished guest log: every expected benchmark (and the attach row)
+    at 100 us unless given."""
     values = values or {}
-    lines = [f'result {n} us/op {values.get(n, 100.0)}\n' for n in EXPECTED if n not in skip]
+    lines = [f'result {n} us/op {values.get(n, 100.0)}\n' for n in EXPECTED + [ATTACH]
+             if n not in skip]
     return ''.join(lines) + extra + DONE
+
+
+def scale_rows(kernel, values):
+    """Row dicts as build_rows() makes them, for engine_slope()."""
+    return [{'name': n, kernel: v} for n, v in values.items()]
 
 
 class TestParse(unittest.TestCase):
@@ -131,11 +141,92 @@ class TestReport(unittest.TestCase):
         self.assertIn('did not reach the end', err)
 
     def test_pending_rows_do_not_fail(self):
-        text = log(extra='pending engines-1-per-event ns/syscall needs a module\n')
+        text = log(skip=['engines-1-per-event'],
+                   extra='pending engines-1-per-event ns/syscall needs a module\n')
         rc, tsv, out, _ = self.run_report('smoke', {'utrace-off': [text]})
         self.assertEqual(rc, 0)
         self.assertIn('engines-1-per-event\tns/syscall\tpending', '\n'.join(tsv))
         self.assertIn("pending: needs a module", out)
+
+
+class TestScale(unittest.TestCase):
+    def test_slope_is_least_squares_over_k_from_1(self):
+        # 300 ns plain, the first engine +1000, then 650 per engine; K=0 is off the line.
+        vals = {f'engines-{k}-per-event': 300.0 + (350.0 + 650.0 * k if k else 0.0)
+                for k in (0, 1, 2, 4, 8, 16)}
+        vals['attach-1000-threads'] = 2800.0
+        s = rep.engine_slope(scale_rows('utrace-on', vals), 'utrace-on')
+        self.assertAlmostEqual(s['slope'], 650.0)
+        self.assertAlmostEqual(s['intercept'], 650.0)
+        self.assertAlmostEqual(s['first'], 1000.0)
+        self.assertAlmostEqual(s['worst'], 0.0)
+        self.assertEqual([k for k, _ in s['points']], [1, 2, 4, 8, 16])
+
+    def test_slope_of_noisy_points(self):
+        # 100 + 10 K, with K=2 6 ns high: mean K 6.2, Sxx = 341 - 5 * 6.2^2 = 148.8,
+        # so the slope is 10 + (2 - 6.2) * 6 / 148.8 and the line goes through the means.
+        pts = {1: 110.0, 2: 126.0, 4: 140.0, 8: 180.0, 16: 260.0}
+        rows = scale_rows('on', {f'engines-{k}-per-event': v for k, v in pts.items()})
+        s = rep.engine_slope(rows, 'on')
+        slope = 10 - 4.2 * 6 / 148.8
+        icpt = 163.2 - slope * 6.2
+        self.assertAlmostEqual(s['slope'], slope)
+        self.assertAlmostEqual(s['intercept'], icpt)
+        self.assertIsNone(s['first'])
+        self.assertAlmostEqual(s['worst'], max(abs(v - icpt - slope * k) / v * 100
+                                               for k, v in pts.items()))
+        self.assertGreater(s['worst'], 3.0)
+
+    def test_no_slope_without_two_numbers(self):
+        self.assertIsNone(rep.engine_slope(scale_rows('on', {
+            'engines-0-per-event': 200.0, 'engines-1-per-event': 900.0,
+            'engines-2-per-event': 'na', 'engines-4-per-event': 'pending'}), 'on'))
+        self.assertIsNone(rep.engine_slope([], 'on'))
+
+    def test_report_prints_the_slope_of_utrace_on_only(self):
+        on_vals = {f'engines-{k}-per-event': 1000.0 + 500.0 * k for k in (0, 1, 2, 4, 8, 16)}
+        on = log(on_vals)
+        off = log(skip=list(on_vals) + [ATTACH], extra=''.join(
+            f'na {n} ns/call CONFIG_UTRACE=n\n' for n in on_vals) +
+            f'na {ATTACH} ns/attach CONFIG_UTRACE=n\n')
+        rc, tsv, out, _ = self.run_report('full', {'utrace-off': [off, off], 'utrace-on': [on, on]})
+        self.assertEqual(rc, 0)
+        self.assertIn('per extra engine: 500 ns (utrace-on; least-squares slope over '
+                      'K = 1, 2, 4, 8, 16, every point within 0% of the line; '
+                      'the first engine adds 500 ns to K = 0)', out)
+        self.assertNotIn('(utrace-off;', out)
+        rows = {l.split('\t')[0]: l.split('\t') for l in tsv[1:]}
+        self.assertEqual(rows['engines-16-per-event'][2:4], ['na', '9000.000'])
+        self.assertIn('CONFIG_UTRACE=n', rows[ATTACH][-1])
+
+    def test_no_slope_line_when_pending(self):
+        text = log(skip=[f'engines-{k}-per-event' for k in (1, 2, 4, 8, 16)], extra=''.join(
+            f'pending engines-{k}-per-event ns/call no module\n' for k in (1, 2, 4, 8, 16)))
+        rc, _, out, _ = self.run_report('smoke', {'utrace-on': [text]})
+        self.assertEqual(rc, 0)
+        self.assertNotIn('per extra engine', out)
+
+    def test_attach_row_is_named_after_the_threads_that_fit(self):
+        text = log(skip=[ATTACH], extra='result attach-600-threads ns/attach 2900\n')
+        rc, tsv, out, _ = self.run_report('smoke', {'utrace-on': [text]})
+        self.assertEqual(rc, 0)
+        names = [l.split('\t')[0] for l in tsv[1:]]
+        self.assertEqual(names[-7:], [f'engines-{k}-per-event' for k in (0, 1, 2, 4, 8, 16)] +
+                         ['attach-600-threads'])
+        self.assertIn('-- scale', out)
+
+    def test_missing_attach_row_fails(self):
+        rc, _, _, err = self.run_report('smoke', {'utrace-on': [log(skip=[ATTACH])]})
+        self.assertEqual(rc, 1)
+        self.assertIn('no number for attach-N-threads', err)
+
+    def test_module_that_does_not_unload_fails(self):
+        text = log(extra='fail test_utrace-unload rmmod test_utrace failed with 2 engines live\n')
+        rc, _, _, err = self.run_report('smoke', {'utrace-on': [text]})
+        self.assertEqual(rc, 1)
+        self.assertIn('test_utrace-unload rmmod test_utrace failed', err)
+
+    run_report = TestReport.run_report
 
 
 if __name__ == '__main__':
