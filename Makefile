@@ -42,7 +42,7 @@ build: tree
 check: tree
 	@checks/run.sh
 
-## compare       boot both kernels, run the same tests, compare (default target)
+## compare       boot both kernels (utrace-on twice: plain, with a second engine), run the same tests, compare (default target)
 compare: tree
 	@$(S)/compare.sh
 

@@ -3,7 +3,11 @@
 # programs in each guest, and put the results side by side.
 #
 # Until the kernel tree defines CONFIG_UTRACE (utrace-core branch) only the
-# utrace-off kernel exists; from then on both columns are mandatory.
+# utrace-off kernel exists; from then on both columns are mandatory.  Once
+# the tree has the test module (lib/test_utrace.c), the utrace-on kernel
+# boots a second time for a third column, utrace-on+bystander: the same
+# programs, each started through tests/bystander/bystander, which attaches
+# a second utrace engine (quiet, bouncing stops) to every process.
 . "$(dirname "$0")/lib.sh"
 
 res=$BUILD/results
@@ -11,28 +15,54 @@ read -r -a configs <<<"$(active_configs)"
 absent=()
 [ -z "$(absent_reason)" ] || absent=(--absent "utrace-on=$(absent_reason)")
 
+by=utrace-on+bystander
+bystander=""
+if [ -n "$(absent_reason)" ]; then
+	absent+=(--absent "$by=it runs on the utrace-on kernel, which is not built yet")
+elif ! tree_has_test_utrace; then
+	absent+=(--absent "$by=the kernel tree has no test module (lib/test_utrace.c) yet, so there is no second engine")
+else
+	bystander=yes
+fi
+
 "$TOP/scripts/build.sh" "${configs[@]}"
 "$TOP/tests/build.sh"
 
 rc=0
 cols=()
-for c in "${configs[@]}"; do
-	out=$res/$c
+kernels=()
+
+# boot_column NAME CONFIG SCRIPT ARG: boot kernel CONFIG with guest SCRIPT
+# (given ARG), results in $res/NAME; check its console and parse its KTAP.
+boot_column() {
+	local name=$1 c=$2 script=$3 arg=$4 out=$res/$1 what=$2 t0
+	[ "$name" = "$c" ] || what="$c ($name)"
 	mkdir -p "$out"
-	note "booting $c and running $(grep -vc '^#' "$BUILD/tests/runlist") test programs (log: $out/output.log)"
+	note "booting $what and running $(grep -vc '^#' "$arg") test programs (log: $out/output.log)"
 	t0=$(date +%s)
 	"$TOP/boot/qemu.py" --kernel "$BUILD/out/$c/arch/x86/boot/bzImage" \
-		--script "$TOP/tests/run-tests.sh" --args "$BUILD/tests/runlist" \
+		--script "$script" --args "$arg" \
 		--out "$out" --timeout 2700 --silence 600 || {
-		echo "compare: the $c guest did not finish by itself (see $out/output.log, $out/console.log)" >&2
+		echo "compare: the $name guest did not finish by itself (see $out/output.log, $out/console.log)" >&2
 		rc=1
 	}
-	note "$c guest ran for $(($(date +%s) - t0)) s"
+	note "$name guest ran for $(($(date +%s) - t0)) s"
 	if ! "$TOP/boot/consolescan.py" "$out/console.log" >"$out/console-scan.txt"; then
 		cat "$out/console-scan.txt" >&2
-		echo "compare: the $c kernel reported a bug in its console (above): this fails the run" >&2
+		echo "compare: the $name kernel reported a bug in its console (above): this fails the run" >&2
 		rc=1
 	fi
+	if ! "$TOP/tests/ktap.py" "$out/output.log" >"$out/results.tsv"; then
+		echo "compare: the $name results are incomplete (above)" >&2
+		rc=1
+	fi
+	cols+=("$name=$out/results.tsv")
+	kernels+=("$name")
+}
+
+for c in "${configs[@]}"; do
+	boot_column "$c" "$c" "$TOP/tests/run-tests.sh" "$BUILD/tests/runlist"
+	out=$res/$c
 	# Built-in KUnit suites (utrace-on) print KTAP on the console at boot.
 	if grep -qx 'CONFIG_KUNIT=y' "$BUILD/out/$c/.config"; then
 		if python3 "$LINUX_DIR/tools/testing/kunit/kunit.py" parse "$out/console.log" \
@@ -46,21 +76,37 @@ for c in "${configs[@]}"; do
 			rc=1
 		fi
 	fi
-	if ! "$TOP/tests/ktap.py" "$out/output.log" >"$out/results.tsv"; then
-		echo "compare: the $c results are incomplete (above)" >&2
-		rc=1
-	fi
-	cols+=("$c=$out/results.tsv")
 done
 
+# The third column: the guest loads the utrace-on kernel's test module,
+# runs the run list (without the engine selftests, ksft-utrace/) through
+# the wrapper, and checks that the module unloads with every engine
+# released; its last line says whether it did.
+if [ -n "$bystander" ]; then
+	if ! grep -qx 'CONFIG_TEST_UTRACE=m' "$BUILD/out/utrace-on/.config"; then
+		echo "compare: the utrace-on kernel lacks CONFIG_TEST_UTRACE=m (kconfigs/utrace-on.config): no $by column" >&2
+		rc=1
+	elif [ ! -x "$BUILD/tests/bystander/bystander" ]; then
+		echo "compare: $BUILD/tests/bystander/bystander was not built (tests/build.sh): no $by column" >&2
+		rc=1
+	else
+		boot_column "$by" utrace-on "$TOP/tests/bystander/guest.sh" "$BUILD/tests/runlist"
+		if ! grep -q '^# bystander: module ok' "$res/$by/output.log"; then
+			grep '^# bystander: ' "$res/$by/output.log" >&2 || true
+			echo "compare: the $by guest did not check out the test module (above; $res/$by/output.log): this fails the run" >&2
+			rc=1
+		fi
+	fi
+fi
+
 # The real clients' transcripts (tests/clients), normalised and compared
-# between the kernels: one 'clients/NAME transcript' row per client.
+# between all columns: one 'clients/NAME transcript' row per client.
 if grep -q '^clients/' "$BUILD/tests/runlist"; then
-	"$TOP/tests/clients/transcripts.py" "$res" "$BUILD/tests/runlist" "${configs[@]}" || {
+	"$TOP/tests/clients/transcripts.py" "$res" "$BUILD/tests/runlist" "${kernels[@]}" || {
 		echo "compare: comparing the clients' transcripts failed (above)" >&2
 		rc=1
 	}
-	for c in "${configs[@]}"; do
+	for c in "${kernels[@]}"; do
 		if [ -f "$res/$c/transcripts.tsv" ]; then
 			cols+=("$c=$res/$c/transcripts.tsv")
 		else
@@ -71,7 +117,9 @@ if grep -q '^clients/' "$BUILD/tests/runlist"; then
 fi
 
 # The utrace engine tests (ksft-utrace/) need CONFIG_UTRACE=y: they skip on
-# utrace-off, where their rows read n/a.
+# utrace-off, where their rows read n/a; the bystander column leaves them
+# out (they load and unload the test module themselves), n/a there too.
 "$TOP/tests/compare.py" "$res/compare.tsv" "${cols[@]}" "${absent[@]}" \
-	--known "$TOP/tests/known-failures.txt" --only utrace-on=ksft-utrace/ || rc=1
+	--known "$TOP/tests/known-failures.txt" --only utrace-on=ksft-utrace/ \
+	--without "$by=ksft-utrace/" || rc=1
 exit $rc

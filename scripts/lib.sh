@@ -68,6 +68,12 @@ tree_has_utrace() {
 		"$LINUX_DIR/arch/Kconfig" 2>/dev/null
 }
 
+# Does the kernel tree have the utrace test module (lib/test_utrace.c and its
+# interface, which the bystander wrapper includes)?
+tree_has_test_utrace() {
+	[ -f "$LINUX_DIR/lib/test_utrace.c" ] && [ -f "$LINUX_DIR/lib/test_utrace_uapi.h" ]
+}
+
 # The kernels to build and compare: utrace-on only once CONFIG_UTRACE exists.
 active_configs() {
 	if tree_has_utrace; then

@@ -2,7 +2,7 @@
 """Put the per-kernel results side by side and decide.
 
   compare.py OUT_TSV NAME=RESULTS_TSV [NAME=RESULTS_TSV...] [--absent NAME=REASON]
-             [--known FILE] [--only NAME=SUITE_PREFIX]
+             [--known FILE] [--only NAME=SUITE_PREFIX] [--without NAME=SUITE_PREFIX]
 
 Each RESULTS_TSV comes from ktap.py (or tests/clients/transcripts.py) for
 one kernel; a NAME given more than once gets the rows of all its files,
@@ -24,6 +24,14 @@ engine tests need CONFIG_UTRACE=y): on the other kernels such a row reads
 pass or skip like any row.  A row of such a suite that another kernel
 passes or fails is still compared, so a test that runs where it should
 not shows up.
+
+--without NAME=PREFIX marks suites that column NAME leaves out on
+purpose (the utrace-on+bystander column does not run the engine
+selftests, which need the test module to themselves): there such a row
+reads 'n/a' and is not compared.  A result that NAME reported for it
+anyway reads 'unexpected' and fails the run: its runner did not leave the
+suite out.  Both options may be given more than once and hold for any
+number of columns.
 """
 import sys
 
@@ -98,6 +106,19 @@ def apply_only(table, names, only):
     return out
 
 
+def apply_without(table, names, without):
+    """Rows of a suite that column NAME leaves out read 'n/a' there."""
+    out = []
+    for k, res in table:
+        res = list(res)
+        for name, prefix in without:
+            if k[0].startswith(prefix):
+                res = [('n/a' if x == 'missing' else 'unexpected') if n == name else x
+                       for n, x in zip(names, res)]
+        out.append((k, res))
+    return out
+
+
 def decide(table):
     """Return (differing rows, bad rows)."""
     differ = [(k, r) for k, r in table if len(set(r) - {'n/a'}) > 1]
@@ -111,7 +132,7 @@ def main(argv):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     out = args.pop(0)
-    columns, absent, known, only = [], [], {}, []
+    columns, absent, known, only, without = [], [], {}, [], []
     while args:
         a = args.pop(0)
         if a == '--absent':
@@ -123,6 +144,9 @@ def main(argv):
         if a == '--only':
             only.append(tuple(args.pop(0).split('=', 1)))
             continue
+        if a == '--without':
+            without.append(tuple(args.pop(0).split('=', 1)))
+            continue
         name, path = a.split('=', 1)
         rows, order = load(path)
         same = [c for c in columns if c[0] == name]
@@ -133,20 +157,23 @@ def main(argv):
         else:
             columns.append((name, rows, order))
     names = [c[0] for c in columns]
-    table = apply_only(apply_known(merge(columns), known), names, only)
+    # --without first: a left-out suite's 'skip' there is a result, not n/a.
+    table = apply_only(apply_without(apply_known(merge(columns), known), names, without),
+                       names, only)
     with open(out, 'w') as f:
         f.write('\t'.join(['suite', 'test'] + names) + '\n')
         for (suite, test), res in table:
             f.write('\t'.join([suite, test] + res) + '\n')
     width = max([len(f'{s}.{t}') for (s, t), _ in table] + [10])
     width = min(width, 72)
-    print(f'   {"test":<{width}} ' + ' '.join(f'{n:<12}' for n in names))
+    cols = [max(12, len(n)) for n in names]
+    print(f'   {"test":<{width}} ' + ' '.join(f'{n:<{w}}' for n, w in zip(names, cols)))
     for (suite, test), res in table:
         mark = '<>' if len(set(res) - {'n/a'}) > 1 else ('!!' if any(x not in GOOD for x in res) else '  ')
         name = f'{suite}.{test}'
         if len(name) > width:
             name = name[:width - 3] + '...'
-        print(f'{mark} {name:<{width}} ' + ' '.join(f'{x:<12}' for x in res))
+        print(f'{mark} {name:<{width}} ' + ' '.join(f'{x:<{w}}' for x, w in zip(res, cols)))
     for name, reason in absent:
         print(f'compare: no {name} column: {reason}')
     differ, bad = decide(table)
@@ -161,6 +188,9 @@ def main(argv):
     for (s, t), res in bad:
         if len(set(res)) == 1:
             print(f'compare: FAILS {s}.{t}: {res[0]} on every kernel')
+        for n, x in zip(names, res):
+            if x == 'unexpected':
+                print(f'compare: UNEXPECTED {s}.{t}: {n} should not have run it')
     if differ or bad:
         print(f'compare: FAILED: {len(differ)} row(s) differ, {len(bad)} row(s) not pass/skip '
               f'(details: {out}, build/results/<kernel>/output.log)')

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Guest-side test runner (run by boot/guest-init.sh).
 #
-#   run-tests.sh RUNLIST
+#   run-tests.sh RUNLIST [WRAPPER]
 #
 # RUNLIST has one test program per line: "SUITE TIMEOUT COMMAND...", where
 # SUITE names the program in the results, TIMEOUT is in seconds and
@@ -14,10 +14,18 @@
 # runs in a fresh tmpfs directory, in its own session, with default signal
 # dispositions, no stdin, and is killed with its process group (SIGKILL)
 # when it outlives TIMEOUT.
+#
+# WRAPPER, if given, is a program that every COMMAND is started through
+# ("WRAPPER sh -c COMMAND", inside the session, the timeout and the
+# default dispositions; split into words, so it may carry options):
+# tests/bystander/bystander, which attaches a second utrace engine to
+# every process of the program.
 list=$1
+wrapper=${2:-}
 n=$(grep -c '^[^#]' "$list")
 echo "KTAP version 1"
 echo "1..$n"
+[ -z "$wrapper" ] || echo "# every program runs through $wrapper"
 i=0
 while read -r suite tmo cmd; do
 	case "$suite" in '' | '#'*) continue ;; esac
@@ -29,7 +37,8 @@ while read -r suite tmo cmd; do
 	fi
 	dir=$(mktemp -d /tmp/test.XXXXXX)
 	start=$(date +%s)
-	(cd "$dir" && exec setsid timeout -s KILL "$tmo" env --default-signal sh -c "$cmd") \
+	# shellcheck disable=SC2086 # WRAPPER: words, none when empty
+	(cd "$dir" && exec setsid timeout -s KILL "$tmo" env --default-signal $wrapper sh -c "$cmd") \
 		>"$dir.out" 2>&1 </dev/null
 	rc=$?
 	secs=$(($(date +%s) - start))

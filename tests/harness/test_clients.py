@@ -439,6 +439,23 @@ class TestTranscripts(unittest.TestCase):
         self.assertEqual(list(diffs), ['clients/b'])
         self.assertIn('-x\n+y\n', diffs['clients/b'])
 
+    def test_compare_three_columns(self):
+        # the bystander column is compared like a kernel of its own
+        kernels = ['utrace-off', 'utrace-on', 'utrace-on+bystander']
+        same = {k: {'clients/a': 'x\n'} for k in kernels}
+        rows, diffs = trans.compare([('clients/a', None)], kernels, same)
+        self.assertEqual([rows[k][0][1] for k in kernels], ['pass'] * 3)
+        self.assertIn('identical on utrace-off, utrace-on, utrace-on+bystander',
+                      rows[kernels[2]][0][2])
+        self.assertEqual(diffs, {})
+        other = dict(same, **{'utrace-on+bystander': {'clients/a': 'y\n'}})
+        rows, diffs = trans.compare([('clients/a', None)], kernels, other)
+        self.assertEqual([rows[k][0][1] for k in kernels], ['fail'] * 3)
+        self.assertIn('+++ utrace-on+bystander/clients/a.transcript', diffs['clients/a'])
+        lost = dict(same, **{'utrace-on+bystander': {}})
+        rows, _ = trans.compare([('clients/a', None)], kernels, lost)
+        self.assertEqual([rows[k][0][1] for k in kernels], ['fail', 'fail', 'missing'])
+
     def test_client_skipped_as_a_whole_is_a_skip(self):
         log = ['# suite: clients/gdb', '    ok 1 setup # SKIP gdb is not installed',
                'ok 5 clients/gdb # SKIP exit status 4']

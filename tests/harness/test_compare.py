@@ -1,7 +1,9 @@
 """tests/compare.py: identical rows pass, any difference or failure fails."""
+import io
 import os
 import tempfile
 import unittest
+from contextlib import redirect_stdout
 
 from tests.harness.load import load
 
@@ -131,3 +133,76 @@ class TestOnlyOn(unittest.TestCase):
     def test_other_suites_are_still_compared(self):
         rc, _ = self.run_only([('a', 't', 'skip')], [('a', 't', 'pass')])
         self.assertEqual(rc, 1)
+
+
+class TestBystanderColumn(unittest.TestCase):
+    """Three columns; the bystander column leaves the engine selftests out."""
+
+    NAMES = ('utrace-off', 'utrace-on', 'utrace-on+bystander')
+
+    def run_three(self, off, on, by, without=True):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, 'compare.tsv')
+            args = ['compare.py', out] + [f'{n}=' + tsv(d, str(i), rows)
+                                          for i, (n, rows) in enumerate(zip(self.NAMES,
+                                                                            (off, on, by)))]
+            args += ['--only', 'utrace-on=ksft-utrace/']
+            if without:
+                args += ['--without', 'utrace-on+bystander=ksft-utrace/']
+            buf = io.StringIO()
+            with redirect_stdout(buf):
+                rc = cmp.main(args)
+            with open(out) as f:
+                return rc, f.read().splitlines(), buf.getvalue()
+
+    ROWS = [('ptrace/a', 't', 'pass'), ('ptrace/a', '(program)', 'pass')]
+    ENGINES_OFF = [('ksft-utrace/e', '(program)', 'skip')]
+    ENGINES_ON = [('ksft-utrace/e', 'order', 'pass'), ('ksft-utrace/e', '(program)', 'pass')]
+
+    def test_left_out_rows_read_na_and_all_three_match(self):
+        rc, lines, text = self.run_three(self.ROWS + self.ENGINES_OFF,
+                                         self.ROWS + self.ENGINES_ON, self.ROWS)
+        self.assertEqual(rc, 0)
+        self.assertEqual(lines[0], 'suite\ttest\t' + '\t'.join(self.NAMES))
+        self.assertIn('ptrace/a\tt\tpass\tpass\tpass', lines)
+        self.assertIn('ksft-utrace/e\torder\tn/a\tpass\tn/a', lines)
+        self.assertIn('ksft-utrace/e\t(program)\tn/a\tpass\tn/a', lines)
+        # the long column name keeps the printed table aligned
+        self.assertIn('utrace-on+bystander', text.splitlines()[0])
+
+    def test_a_left_out_suite_that_ran_is_unexpected(self):
+        for res in ('pass', 'skip', 'fail'):
+            rc, lines, text = self.run_three(
+                self.ROWS + self.ENGINES_OFF, self.ROWS + self.ENGINES_ON,
+                self.ROWS + [('ksft-utrace/e', '(program)', res)])
+            self.assertEqual(rc, 1, res)
+            self.assertIn('ksft-utrace/e\t(program)\tn/a\tpass\tunexpected', lines)
+            self.assertIn('UNEXPECTED ksft-utrace/e.(program): utrace-on+bystander', text)
+
+    def test_bystander_difference_fails(self):
+        rc, _, text = self.run_three(self.ROWS, self.ROWS,
+                                     [('ptrace/a', 't', 'fail'), ('ptrace/a', '(program)', 'fail')])
+        self.assertEqual(rc, 1)
+        self.assertIn('DIFFERS ptrace/a.t', text)
+
+    def test_row_missing_from_the_bystander_column_fails(self):
+        rc, lines, _ = self.run_three(self.ROWS, self.ROWS, self.ROWS[:1])
+        self.assertEqual(rc, 1)
+        self.assertIn('ptrace/a\t(program)\tpass\tpass\tmissing', lines)
+
+    def test_without_applies_to_its_column_only(self):
+        # utrace-off lacks an ordinary row: --without does not excuse that
+        rc, lines, _ = self.run_three(self.ROWS[:1], self.ROWS, self.ROWS)
+        self.assertEqual(rc, 1)
+        self.assertIn('ptrace/a\t(program)\tmissing\tpass\tpass', lines)
+
+    def test_absent_bystander_column_is_not_an_error(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, 'compare.tsv')
+            with redirect_stdout(io.StringIO()) as buf:
+                rc = cmp.main(['compare.py', out, 'utrace-off=' + tsv(d, 'off', self.ROWS),
+                               'utrace-on=' + tsv(d, 'on', self.ROWS),
+                               '--without', 'utrace-on+bystander=ksft-utrace/',
+                               '--absent', 'utrace-on+bystander=no test module yet'])
+            self.assertEqual(rc, 0)
+            self.assertIn('no utrace-on+bystander column: no test module yet', buf.getvalue())
