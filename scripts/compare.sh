@@ -35,27 +35,10 @@ kernels=()
 # boot_column NAME CONFIG SCRIPT ARG: boot kernel CONFIG with guest SCRIPT
 # (given ARG), results in $res/NAME; check its console and parse its KTAP.
 boot_column() {
-	local name=$1 c=$2 script=$3 arg=$4 out=$res/$1 what=$2 t0
+	local name=$1 c=$2 script=$3 arg=$4 out=$res/$1 what=$2
 	[ "$name" = "$c" ] || what="$c ($name)"
-	mkdir -p "$out"
 	note "booting $what and running $(grep -vc '^#' "$arg") test programs (log: $out/output.log)"
-	t0=$(date +%s)
-	"$TOP/boot/qemu.py" --kernel "$BUILD/out/$c/arch/x86/boot/bzImage" \
-		--script "$script" --args "$arg" \
-		--out "$out" --timeout 2700 --silence 600 || {
-		echo "compare: the $name guest did not finish by itself (see $out/output.log, $out/console.log)" >&2
-		rc=1
-	}
-	note "$name guest ran for $(($(date +%s) - t0)) s"
-	if ! "$TOP/boot/consolescan.py" "$out/console.log" >"$out/console-scan.txt"; then
-		cat "$out/console-scan.txt" >&2
-		echo "compare: the $name kernel reported a bug in its console (above): this fails the run" >&2
-		rc=1
-	fi
-	if ! "$TOP/tests/ktap.py" "$out/output.log" >"$out/results.tsv"; then
-		echo "compare: the $name results are incomplete (above)" >&2
-		rc=1
-	fi
+	boot_guest "compare: $name" "$c" "$script" "$arg" "$out" || rc=1
 	cols+=("$name=$out/results.tsv")
 	kernels+=("$name")
 }

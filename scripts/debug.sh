@@ -35,25 +35,8 @@ tree_has_utrace || fail "the kernel tree has no CONFIG_UTRACE: nothing to debug 
 # selftests add run time under lockdep without touching other utrace code.
 grep -E '^(#|ksft-ptrace/|ksft-utrace/|ptrace/)' "$BUILD/tests/runlist" >"$list"
 note "booting the debug kernel, $(grep -vc '^#' "$list") test programs (log: $out/output.log)"
-t0=$(date +%s)
 rc=0
-"$TOP/boot/qemu.py" --kernel "$BUILD/out/debug/arch/x86/boot/bzImage" \
-	--script "$TOP/tests/run-tests.sh" --args "$list" \
-	--out "$out" --timeout 2700 --silence 600 || {
-	echo "debug: the guest did not finish by itself (see $out/output.log, $out/console.log)" >&2
-	rc=1
-}
-note "debug guest ran for $(($(date +%s) - t0)) s"
-
-if ! "$TOP/boot/consolescan.py" "$out/console.log" >"$out/console-scan.txt"; then
-	cat "$out/console-scan.txt" >&2
-	echo "debug: the debug kernel reported a bug in its console (above): this fails the run" >&2
-	rc=1
-fi
-"$TOP/tests/ktap.py" "$out/output.log" >"$out/results.tsv" || {
-	echo "debug: the debug kernel's results are incomplete (above)" >&2
-	rc=1
-}
+boot_guest debug debug "$TOP/tests/run-tests.sh" "$list" "$out" || rc=1
 
 # The utrace-on rows of the same suites, as the reference column.
 suites=$(awk -F'\t' 'NR > 1 { print $1 }' "$out/results.tsv" | sort -u)

@@ -87,3 +87,31 @@ absent_reason() {
 	tree_has_utrace ||
 		echo "the kernel tree does not define CONFIG_UTRACE yet (utrace-core branch), so only utrace-off is built and run"
 }
+
+# boot_guest WHO CONFIG SCRIPT ARG OUT: boot kernel CONFIG in QEMU with guest
+# SCRIPT (given ARG), logs and results in OUT; scan its console for kernel
+# bug reports and parse its KTAP into OUT/results.tsv.  Messages start with
+# WHO.  Returns 1 if the guest did not finish, the console shows a report,
+# or the results are incomplete.
+boot_guest() {
+	local who=$1 c=$2 script=$3 arg=$4 out=$5 st=0 t0
+	mkdir -p "$out"
+	t0=$(date +%s)
+	"$TOP/boot/qemu.py" --kernel "$BUILD/out/$c/arch/x86/boot/bzImage" \
+		--script "$script" --args "$arg" \
+		--out "$out" --timeout 2700 --silence 600 || {
+		echo "$who: the guest did not finish by itself (see $out/output.log, $out/console.log)" >&2
+		st=1
+	}
+	note "$who guest ran for $(($(date +%s) - t0)) s"
+	if ! "$TOP/boot/consolescan.py" "$out/console.log" >"$out/console-scan.txt"; then
+		cat "$out/console-scan.txt" >&2
+		echo "$who: the kernel reported a bug in its console (above): this fails the run" >&2
+		st=1
+	fi
+	if ! "$TOP/tests/ktap.py" "$out/output.log" >"$out/results.tsv"; then
+		echo "$who: the results are incomplete (above)" >&2
+		st=1
+	fi
+	return $st
+}
