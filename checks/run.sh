@@ -19,6 +19,7 @@ rc=0
 # shellcheck disable=SC2046
 "$TOP/scripts/build.sh" $(active_configs) || rc=1
 "$TOP/checks/static.sh" || rc=1
+"$TOP/checks/ptrace-symbols.sh" || rc=1
 if [ $series -eq 1 ]; then
 	"$TOP/checks/series-build.sh" || rc=1
 else

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The "one ptrace, two ways to stop" check: with CONFIG_UTRACE=y the
+# legacy ptrace stop machinery must not be built (ptrace stops are utrace
+# stops, kernel/ptrace_utrace.c), and the code both configurations share
+# must be in both kernels.  Reads System.map of the built kernels.
+#
+#   checks/ptrace-symbols.sh   (after 'scripts/build.sh utrace-off utrace-on')
+. "$(dirname "$0")/../scripts/lib.sh"
+
+# Only in legacy ptrace: the tracee sleeps in ptrace_stop().
+legacy=(ptrace_stop ptrace_do_notify ptrace_notify ptrace_signal do_jobctl_trap)
+# Only with ptrace on utrace.
+engine=(ptrace_utrace_event ptrace_utrace_jobctl_trap ptrace_utrace_resumed utrace_ptrace_stop)
+# Shared by both: the request side and the halves of a stop.
+shared=(ptrace_attach ptrace_resume ptrace_check_attach ptrace_request
+	ptrace_stop_enter ptrace_stop_sleep ptrace_stop_leave ptrace_signal_info)
+
+rc=0
+# has MAP SYMBOL: SYMBOL is a text symbol in MAP (static ones included;
+# gcc may suffix clones, e.g. ptrace_stop.part.0 or .constprop.0).
+has() {
+	grep -Eq " [tT] $2(\.[a-z]+\.[0-9]+)?\$" "$1"
+}
+expect() {
+	local map=$1 want=$2 sym=$3 name=$4
+	if has "$map" "$sym"; then
+		[ "$want" = present ] && return
+		echo "ptrace-symbols: FAIL: $sym is in the $name kernel; it must not be built there (see kernel/ptrace_utrace.c)"
+	else
+		[ "$want" = absent ] && return
+		echo "ptrace-symbols: FAIL: $sym is missing from the $name kernel"
+	fi
+	rc=1
+}
+
+if [ ! -f "$LINUX_DIR/kernel/ptrace_utrace.c" ]; then
+	echo "ptrace-symbols: SKIPPED: the tree has no ptrace on utrace (utrace-ptrace branch)"
+	echo "0 0 1" >"$BUILD/results/check-ptrace-symbols.counts"
+	exit 0
+fi
+off=$BUILD/out/utrace-off/System.map
+on=$BUILD/out/utrace-on/System.map
+for map in "$off" "$on"; do
+	[ -s "$map" ] || die "ptrace-symbols: no $map: build the kernels first ('scripts/build.sh utrace-off utrace-on')"
+done
+for s in "${legacy[@]}"; do
+	expect "$off" present "$s" utrace-off
+	expect "$on" absent "$s" utrace-on
+done
+for s in "${engine[@]}"; do
+	expect "$off" absent "$s" utrace-off
+	expect "$on" present "$s" utrace-on
+done
+for s in "${shared[@]}"; do
+	expect "$off" present "$s" utrace-off
+	expect "$on" present "$s" utrace-on
+done
+n=$(( ${#legacy[@]} + ${#engine[@]} + ${#shared[@]} ))
+if [ $rc -eq 0 ]; then
+	echo "ptrace-symbols: OK ($n symbols, both kernels)"
+	echo "1 0 0" >"$BUILD/results/check-ptrace-symbols.counts"
+else
+	echo "0 1 0" >"$BUILD/results/check-ptrace-symbols.counts"
+fi
+exit $rc
