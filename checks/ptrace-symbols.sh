@@ -7,12 +7,15 @@
 #   checks/ptrace-symbols.sh   (after 'scripts/build.sh utrace-off utrace-on')
 . "$(dirname "$0")/../scripts/lib.sh"
 
-# Only in legacy ptrace: the tracee sleeps in ptrace_stop().
-legacy=(ptrace_stop ptrace_do_notify ptrace_notify ptrace_signal do_jobctl_trap)
+# Only in legacy ptrace: the tracee sleeps in ptrace_stop().  The static
+# ones are inlined into their callers, so System.map shows only some;
+# all are looked for as definitions in the preprocessed kernel/signal.c.
+legacy=(ptrace_stop ptrace_notify)
+legacy_src=(ptrace_stop ptrace_do_notify ptrace_notify ptrace_signal)
 # Only with ptrace on utrace.
 engine=(ptrace_utrace_event ptrace_utrace_jobctl_trap ptrace_utrace_resumed utrace_ptrace_stop)
 # Shared by both: the request side and the halves of a stop.
-shared=(ptrace_attach ptrace_resume ptrace_check_attach ptrace_request
+shared=(ptrace_attach ptrace_check_attach ptrace_request ptrace_notify_info
 	ptrace_stop_enter ptrace_stop_sleep ptrace_stop_leave ptrace_signal_info)
 
 rc=0
@@ -47,6 +50,24 @@ for s in "${legacy[@]}"; do
 	expect "$off" present "$s" utrace-off
 	expect "$on" absent "$s" utrace-on
 done
+# defines I SYMBOL: preprocessed source I has a definition of SYMBOL.
+defines() {
+	grep -Eq "^(static )?(inline )?int $2\(" "$1"
+}
+for c in utrace-off utrace-on; do
+	make -s -C "$LINUX_DIR" O="$BUILD/out/$c" kernel/signal.i >/dev/null 2>&1 ||
+		die "ptrace-symbols: cannot preprocess kernel/signal.c for $c (build it first)"
+done
+for s in "${legacy_src[@]}"; do
+	if ! defines "$BUILD/out/utrace-off/kernel/signal.i" "$s"; then
+		echo "ptrace-symbols: FAIL: kernel/signal.c no longer defines $s for utrace-off"
+		rc=1
+	fi
+	if defines "$BUILD/out/utrace-on/kernel/signal.i" "$s"; then
+		echo "ptrace-symbols: FAIL: kernel/signal.c defines $s for utrace-on; it must not be built there"
+		rc=1
+	fi
+done
 for s in "${engine[@]}"; do
 	expect "$off" absent "$s" utrace-off
 	expect "$on" present "$s" utrace-on
@@ -55,7 +76,7 @@ for s in "${shared[@]}"; do
 	expect "$off" present "$s" utrace-off
 	expect "$on" present "$s" utrace-on
 done
-n=$(( ${#legacy[@]} + ${#engine[@]} + ${#shared[@]} ))
+n=$(( ${#legacy[@]} + ${#legacy_src[@]} + ${#engine[@]} + ${#shared[@]} ))
 if [ $rc -eq 0 ]; then
 	echo "ptrace-symbols: OK ($n symbols, both kernels)"
 	echo "1 0 0" >"$BUILD/results/check-ptrace-symbols.counts"
