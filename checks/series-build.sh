@@ -7,16 +7,25 @@
 # A commit that only touches tools/, Documentation/ or MAINTAINERS (no
 # file that the kernel build reads) inherits the verdict of its parent: it
 # cannot change the kernel build, so building it again proves nothing.
+#
+#   checks/series-build.sh [FROM]
+#
+# FROM (a topic branch or commit, e.g. utrace-core) limits the run to the
+# commits after it: a topic that changed, when the ones below it were
+# built before.  The default is the whole series from base.
 . "$(dirname "$0")/../scripts/lib.sh"
 
 last=${TOPICS[-1]}
+from=${1:-base}
+kgit rev-parse -q --verify "$from^{commit}" >/dev/null ||
+	die "series-build: '$from' is not a branch or commit of the kernel tree
 [ -z "$(kgit status --porcelain --untracked-files=normal | head -n1)" ] ||
 	die "series-build needs a clean kernel tree: commit or stash your changes in $LINUX_DIR"
 orig=$(kgit symbolic-ref -q --short HEAD || kgit rev-parse HEAD)
 trap 'kgit checkout -q "$orig"' EXIT
 
 pass=0 fail=0
-mapfile -t commits < <(kgit rev-list --reverse "base..$last")
+mapfile -t commits < <(kgit rev-list --reverse "$from..$last")
 for c in "${commits[@]}"; do
 	subj=$(kgit log -1 --format='%h %s' "$c")
 	if [ -z "$(kgit diff --name-only "$c^" "$c" -- . ':!tools/' ':!Documentation/' ':!MAINTAINERS' | head -n1)" ]; then
