@@ -18,7 +18,7 @@
 last=${TOPICS[-1]}
 from=${1:-base}
 kgit rev-parse -q --verify "$from^{commit}" >/dev/null ||
-	die "series-build: '$from' is not a branch or commit of the kernel tree
+	die "series-build: '$from' is not a branch or commit of the kernel tree"
 [ -z "$(kgit status --porcelain --untracked-files=normal | head -n1)" ] ||
 	die "series-build needs a clean kernel tree: commit or stash your changes in $LINUX_DIR"
 orig=$(kgit symbolic-ref -q --short HEAD || kgit rev-parse HEAD)
