@@ -46,7 +46,7 @@ check: tree
 compare: tree
 	@$(S)/compare.sh
 
-## debug         run the engine tests and ptrace suite on a lockdep/debug kernel
+## debug         run every compare program on a lockdep/debug kernel (2 CPUs)
 debug: tree
 	@$(S)/debug.sh
 

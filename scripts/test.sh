@@ -71,7 +71,7 @@ else
 	stage "export round trip" roundtrip
 	stage "make check (without per-patch builds)" "$TOP/checks/run.sh" --no-series
 	stage "make compare" compare_counts
-	stage "make debug (lockdep & co, engine tests and ptrace suite)" "$TOP/scripts/debug.sh"
+	stage "make debug (lockdep & co, every compare program)" "$TOP/scripts/debug.sh"
 	if [ -x "$TOP/bench/run.sh" ]; then
 		stage "make bench-smoke" "$TOP/bench/run.sh" --smoke
 	fi
