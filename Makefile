@@ -10,7 +10,7 @@ export BUILD := $(CURDIR)/build
 
 S := scripts
 
-.PHONY: all deps tree export export-check build check compare debug unit test bench bench-smoke clean help
+.PHONY: all deps tree export export-check build check compare debug unit test bench bench-smoke profile clean help
 
 all: compare
 
@@ -65,6 +65,13 @@ bench: tree
 ## bench-smoke   a few seconds of each benchmark, so it cannot rot
 bench-smoke: tree
 	@bench/run.sh --smoke
+
+## profile       instructions per function of one benchmark on both kernels (P=ptrace-syscall [N=2100])
+P ?= ptrace-syscall
+N ?= 2100
+profile: tree
+	@$(S)/build.sh $$(. $(S)/lib.sh && active_configs)
+	@bench/profile.sh $(P) $(N)
 
 ## clean         remove build products but keep the kernel tree and ccache
 clean:

@@ -5,7 +5,7 @@ The one place where QEMU options and the kernel command line are chosen,
 so both kernels of a comparison boot exactly the same way.
 
   qemu.py --kernel bzImage --script S [--args A] --out DIR
-          [--timeout SEC] [--silence SEC] [--icount]
+          [--timeout SEC] [--silence SEC] [--icount] [--plugin SO,ARGS]
 
 Writes DIR/console.log (kernel console, ttyS0) and DIR/output.log (the
 script's output, ttyS1).  Exit status: 0 when the guest powered off by
@@ -15,7 +15,8 @@ failed to start.  The console is scanned separately (consolescan.py).
 KVM on these machines is nested and crashes guests early (XRSTOR fault),
 so it is never assumed: with --accel auto (the default) a probe boot under
 KVM must reach the guest script and power off cleanly, and its verdict is
-cached in build/kvm-probe; otherwise TCG is used.  --icount implies TCG.
+cached in build/kvm-probe; otherwise TCG is used.  --icount implies TCG,
+and so does --plugin (a TCG plugin, e.g. bench/profile.sh's tbprof.so).
 """
 import argparse
 import os
@@ -35,7 +36,7 @@ def kbuild_dir(kernel):
     return kernel[:-len(suffix) - 1] if kernel.endswith(os.sep + suffix) else ''
 
 
-def qemu_command(kernel, out, script, args, icount, accel):
+def qemu_command(kernel, out, script, args, icount, accel, plugin=''):
     kbuild = kbuild_dir(kernel)
     cmdline = ' '.join([
         'console=ttyS0,115200', 'earlyprintk=serial,ttyS0,115200',
@@ -59,6 +60,8 @@ def qemu_command(kernel, out, script, args, icount, accel):
     ]
     if icount:
         cmd += ['-icount', 'shift=0,align=off,sleep=off']
+    if plugin:
+        cmd += ['-plugin', plugin]
     return cmd
 
 
@@ -131,6 +134,7 @@ def main():
     ap.add_argument('--silence', type=int, default=300)
     ap.add_argument('--icount', action='store_true', help='deterministic guest time')
     ap.add_argument('--accel', choices=('auto', 'tcg', 'kvm'), default='auto')
+    ap.add_argument('--plugin', default='', help='a TCG plugin: FILE.so[,ARG=VALUE...]')
     a = ap.parse_args()
     if not shutil.which('qemu-system-x86_64'):
         sys.exit('qemu.py: qemu-system-x86_64 not found: run make deps')
@@ -145,12 +149,14 @@ def main():
         if os.path.exists(p):
             os.unlink(p)
     accel = a.accel
+    if a.plugin:
+        accel = 'tcg'
     if a.icount or accel == 'auto':
         accel = 'tcg'
         if not a.icount and a.accel == 'auto' and probe_kvm(os.path.abspath(a.kernel), a.out):
             accel = 'kvm'
     cmd = qemu_command(os.path.abspath(a.kernel), a.out, os.path.abspath(a.script),
-                       a.args, a.icount, accel)
+                       a.args, a.icount, accel, a.plugin)
     with open(os.path.join(a.out, 'qemu.cmd'), 'w') as f:
         f.write(' '.join(cmd) + '\n')
     sys.exit(run(cmd, a.out, a.timeout, a.silence))

@@ -44,10 +44,6 @@ class TestKconfigVerify(unittest.TestCase):
         self.assertEqual(kv.parse(['# Base fragment for the guest', '', '# include: x.config']), {})
 
 
-if __name__ == '__main__':
-    unittest.main()
-
-
 class TestFragmentOrder(unittest.TestCase):
     """A later fragment overrides an earlier one (debug.config turns ACPI on)."""
 
@@ -70,3 +66,34 @@ class TestFragmentOrder(unittest.TestCase):
     def test_later_fragment_is_still_checked(self):
         self.assertEqual(self.run_main('# CONFIG_ACPI is not set\n', 'CONFIG_ACPI=y\n',
                                        '# CONFIG_X is not set\n'), 1)
+
+
+class TestTree(unittest.TestCase):
+    """--tree: an option the tree does not define yet is not an error."""
+
+    def run_main(self, kconfig, config, frag):
+        import os
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, 'tree', 'kernel'))
+            with open(os.path.join(d, 'tree', 'kernel', 'Kconfig.x'), 'w') as f:
+                f.write(kconfig)
+            paths = []
+            for name, text in (('c', config), ('f', frag)):
+                p = os.path.join(d, name)
+                with open(p, 'w') as f:
+                    f.write(text)
+                paths.append(p)
+            return kv.main(['kconfig_verify.py', '--tree', os.path.join(d, 'tree')] + paths)
+
+    def test_undefined_option_is_not_an_error(self):
+        self.assertEqual(self.run_main('config UTRACE\n\tbool "x"\n', 'CONFIG_UTRACE=y\n',
+                                       'CONFIG_UTRACE=y\nCONFIG_SAMPLE_UTRACE=m\n'), 0)
+
+    def test_defined_option_dropped_is_still_an_error(self):
+        self.assertEqual(self.run_main('menuconfig UTRACE\n\tbool "x"\n', '',
+                                       'CONFIG_UTRACE=y\n'), 1)
+
+
+if __name__ == '__main__':
+    unittest.main()

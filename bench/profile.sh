@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# make profile: where the kernel spends its instructions in one benchmark,
+# per function, on utrace-off and utrace-on side by side.
+#
+#   bench/profile.sh NAME [N]      (NAME as in bench/src/bench.c, e.g.
+#                                   ptrace-syscall; N as bench takes it,
+#                                   default 2100)
+#
+# Boots each built kernel twice under TCG, with -icount so that the boot
+# (delay calibration, timer ticks) is the same in both, with the tbprof plugin
+# (bench/src/tbprof.c), which counts the instructions executed in every
+# block of kernel text: once running the benchmark N times, once 2N
+# times.  The difference of the two runs is the extra operations without
+# the boot and setup, so profile.py prints instructions per operation
+# (a system call for ptrace-syscall, a step for singlestep...) for every
+# function that differs, and the totals.  Counts are exact instruction
+# counts, not samples; timer interrupts add a little noise.
+# Output: build/results/profile/NAME.txt (and the raw counts beside it).
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../scripts/lib.sh"
+
+name=${1:?usage: bench/profile.sh NAME [N] (a benchmark of bench/src/bench.c)}
+n=${2:-2100}
+[[ $n =~ ^[1-9][0-9]*$ ]] || die "profile: N must be a positive number of iterations, not '$n'"
+out=$BUILD/results/profile
+bin=$BUILD/bench
+mkdir -p "$out" "$bin"
+read -r -a configs <<<"$(active_configs)"
+for c in "${configs[@]}"; do
+	[ -f "$BUILD/out/$c/arch/x86/boot/bzImage" ] ||
+		die "no $c kernel in $BUILD/out/$c: run 'make build' first"
+done
+gcc -O2 -shared -fPIC -Wall -o "$bin/tbprof.so" "$TOP/bench/src/tbprof.c" ||
+	die "building the tbprof plugin (bench/src/tbprof.c) failed (above)"
+gcc -O2 -static -Wall -I"$LINUX_DIR/lib" -o "$bin/bench" "$TOP/bench/src/bench.c" -lpthread ||
+	die "building bench/src/bench.c failed (above)"
+
+args=()
+for c in "${configs[@]}"; do
+	for k in $n $((2 * n)); do
+		dir=$out/$name-$c-$k
+		mkdir -p "$dir"
+		printf 'BIN=%s\nNAME=%s\nN=%s\n' "$bin" "$name" "$k" >"$dir/guest.conf"
+		note "profile: $c, bench $name $k"
+		"$TOP/boot/qemu.py" --kernel "$BUILD/out/$c/arch/x86/boot/bzImage" --icount \
+			--plugin "$bin/tbprof.so,out=$dir/blocks.txt" \
+			--script "$TOP/bench/profile-guest.sh" --args "$dir/guest.conf" \
+			--out "$dir" --timeout 900 --silence 300 ||
+			die "profile: the $c guest did not finish (logs in $dir)"
+		grep -q "^profile: bench $name $k exit status 0" "$dir/output.log" ||
+			die "profile: bench $name $k failed in the $c guest: see $dir/output.log"
+		[ -s "$dir/blocks.txt" ] || die "profile: tbprof wrote no counts ($dir/blocks.txt)"
+	done
+	args+=("$c=$BUILD/out/$c/System.map,$out/$name-$c-$n/blocks.txt,$out/$name-$c-$((2 * n))/blocks.txt")
+done
+# Operations bench ran: N, or for the benchmarks that take the median of
+# rounds (they print "rounds of P"), a warm-up and 7 rounds of P.
+ops() {
+	local p
+	p=$(sed -n 's/^rounds of \([0-9]*\),.*/\1/p' "$out/$name-${configs[0]}-$1/output.log")
+	if [ -n "$p" ]; then echo $((8 * p)); else echo "$1"; fi
+}
+"$TOP/bench/profile.py" --top "${PROFILE_TOP:-40}" --iterations $(($(ops $((2 * n))) - $(ops "$n"))) "${args[@]}" | tee "$out/$name.txt"
