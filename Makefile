@@ -10,6 +10,9 @@ export BUILD := $(CURDIR)/build
 
 S := scripts
 
+# The recipes source scripts/lib.sh, which is bash.
+SHELL := /bin/bash
+
 .PHONY: all deps tree export export-check build check compare debug unit test bench bench-smoke profile clean help
 
 all: compare
