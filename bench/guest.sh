@@ -124,13 +124,14 @@ fi
 
 # ---- counting every system call of a workload ----
 w=$(n 1000)
-run syscount-untraced 120 $B workload "$w"
-run syscount-strace-c 300 strace -c -o /tmp/strace-c $B workload "$w"
 
 # engine_count KO N: attach the syscount engine to a waiting workload
 # process, let it run, check and print the count.  The module interface
 # (samples/utrace/utrace-syscount.c): insmod KO pid=PID; /proc/NAME has
-# one "TID COUNT" line per thread; rmmod NAME.
+# one "TID COUNT" line per thread; rmmod NAME.  KO "-" runs the workload
+# the same way with no engine: the untraced baseline must start the same
+# way (a background child of this shell, released through a fifo), or
+# the two differ by more than the engine costs.
 engine_count() {
 	ko=$1 mod=$(basename "$1" .ko)
 	rm -f /tmp/go
@@ -138,6 +139,12 @@ engine_count() {
 	$B workload "$2" wait </tmp/go &
 	pid=$!
 	exec 3>/tmp/go
+	if [ "$ko" = - ]; then
+		echo go >&3
+		exec 3>&-
+		wait $pid
+		return
+	fi
 	insmod "$ko" pid=$pid || { exec 3>&-; wait $pid; return 1; }
 	echo go >&3
 	exec 3>&-
@@ -148,6 +155,8 @@ engine_count() {
 	# At least the 3 calls per iteration of the parent process.
 	[ "$count" -ge $((3 * $2)) ] || { echo "engine count $count is too small"; return 1; }
 }
+run syscount-untraced 120 engine_count - "$w"
+run syscount-strace-c 300 strace -c -o /tmp/strace-c $B workload "$w"
 if [ $has_utrace = no ]; then
 	echo "na syscount-utrace-engine us/iteration needs CONFIG_UTRACE=y"
 elif [ -z "$ENGINE_KO" ]; then

@@ -98,6 +98,26 @@ def slope_lines(rows, kernels):
     return out
 
 
+def counting_lines(rows, kernels):
+    """The derived "counting" line: each way of counting every system call
+    of the workload against running it untraced, on one kernel."""
+    vals = {r['name']: r for r in rows}
+    out = []
+    for k in kernels:
+        base = vals.get('syscount-untraced', {}).get(k)
+        if not isinstance(base, float) or not base:
+            continue
+        parts = []
+        for name, what in (('syscount-utrace-engine', 'utrace engine'),
+                           ('syscount-strace-c', 'strace -c')):
+            v = vals.get(name, {}).get(k)
+            if isinstance(v, float):
+                parts.append(f'{what} {v / base:.3f}')
+        if parts:
+            out.append(f"counting every syscall, x untraced ({k}): {', '.join(parts)}")
+    return out
+
+
 def parse(lines):
     """Return ({name: (kind, unit, value or reason)}, [failures], finished)."""
     rows, fails, done = {}, [], False
@@ -332,7 +352,7 @@ def main(argv):
     write_svg(a.svg, rows, kernels, title)
 
     print(table(rows, kernels, full))
-    for line in slope_lines(rows, kernels):
+    for line in slope_lines(rows, kernels) + counting_lines(rows, kernels):
         print(line)
     for k in KERNELS:
         if k not in data:

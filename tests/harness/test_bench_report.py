@@ -231,3 +231,18 @@ class TestScale(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class TestCounting(unittest.TestCase):
+    def test_ratios_against_untraced_on_each_kernel(self):
+        rows = [{'name': 'syscount-untraced', 'off': 10.0, 'on': 12.5},
+                {'name': 'syscount-strace-c', 'off': 70.0, 'on': 75.0},
+                {'name': 'syscount-utrace-engine', 'off': 'na', 'on': 13.0}]
+        self.assertEqual(rep.counting_lines(rows, ['off', 'on']), [
+            'counting every syscall, x untraced (off): strace -c 7.000',
+            'counting every syscall, x untraced (on): utrace engine 1.040, strace -c 6.000'])
+
+    def test_no_line_without_an_untraced_number(self):
+        rows = [{'name': 'syscount-untraced', 'on': 'FAIL'},
+                {'name': 'syscount-utrace-engine', 'on': 13.0}]
+        self.assertEqual(rep.counting_lines(rows, ['on']), [])
