@@ -229,10 +229,6 @@ class TestScale(unittest.TestCase):
     run_report = TestReport.run_report
 
 
-if __name__ == '__main__':
-    unittest.main()
-
-
 class TestCounting(unittest.TestCase):
     def test_ratios_against_untraced_on_each_kernel(self):
         rows = [{'name': 'syscount-untraced', 'off': 10.0, 'on': 12.5},
@@ -246,3 +242,7 @@ class TestCounting(unittest.TestCase):
         rows = [{'name': 'syscount-untraced', 'on': 'FAIL'},
                 {'name': 'syscount-utrace-engine', 'on': 13.0}]
         self.assertEqual(rep.counting_lines(rows, ['on']), [])
+
+
+if __name__ == '__main__':
+    unittest.main()
