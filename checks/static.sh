@@ -43,24 +43,55 @@ run_sparse() {
 	{ make -s -C "$src" O="$o" CC="$cc" C=2 "${f%.c}.o" 2>&1 || true; } | normalise "$src"
 }
 
-# run_coccinelle SRC O FILE: what 'make coccicheck MODE=report' reports for
-# one file, i.e. every rule of scripts/coccinelle with its own '// Options:'
-# and the kernel's include paths.  (Not through C=2 CHECK=scripts/coccicheck:
-# that also checks scripts/mod/empty.c and aborts the build on the first
-# rule that needs OCaml.)  Rules with OCaml scripts cannot run with
-# Debian's spatch; they are counted and named in the summary, not hidden.
+# run_coccinelle SRC O FILE...: what 'make coccicheck MODE=report' reports
+# for the FILEs, i.e. every rule of scripts/coccinelle with its own
+# '// Options:' and the kernel's include paths.  (Not through C=2
+# CHECK=scripts/coccicheck: that also checks scripts/mod/empty.c and aborts
+# the build on the first rule that needs OCaml.)  Rules with OCaml scripts
+# cannot run with Debian's spatch; they are counted and named in the
+# summary, not hidden.  One spatch per rule over all the files, as
+# coccicheck does for a directory, and one rule per core at a time: a run
+# per rule and file paid spatch's start-up and the rule's parse each time
+# and was most of 'make test'.  The findings are the same: spatch
+# matches each file on its own.
 run_coccinelle() {
-	local src=$1 o=$2 f=$3 rule opts
-	local -a inc=(-I "$src/arch/x86/include" -I "$o/arch/x86/include/generated"
+	local src=$1 o=$2 rule i=0
+	local -a inc
+	shift 2
+	local -a paths=("${@/#/$src/}")
+	local tmp
+	tmp=$(mktemp -d)
+	inc=(-I "$src/arch/x86/include" -I "$o/arch/x86/include/generated"
 		-I "$src/include" -I "$o/include" -I "$src/arch/x86/include/uapi"
 		-I "$o/arch/x86/include/generated/uapi" -I "$src/include/uapi"
 		-I "$o/include/generated/uapi" --include "$src/include/linux/kconfig.h")
 	for rule in "${cocci_rules[@]}"; do
-		opts=$(sed -n 's#^// Options:##p' "$rule" | head -n1)
-		# shellcheck disable=SC2086
-		spatch -D report --no-show-diff --very-quiet --cocci-file "$rule" $opts \
-			"${inc[@]}" "$src/$f" 2>/dev/null || echo "$f:0: coccinelle rule $(basename "$rule") failed to run"
-	done | normalise "$src"
+		# At most nproc rules at once: wait for the oldest batch.
+		if [ $((i % $(nproc))) -eq 0 ]; then wait; fi
+		run_rule "$rule" "$tmp/$i" &
+		i=$((i + 1))
+	done
+	wait
+	cat "$tmp"/* 2>/dev/null | normalise "$src"
+	rm -rf "$tmp"
+}
+
+# run_rule RULE OUT: one rule over $paths (see run_coccinelle) into OUT.
+run_rule() {
+	local rule=$1 out=$2 opts p
+	opts=$(sed -n 's#^// Options:##p' "$rule" | head -n1)
+	# shellcheck disable=SC2086
+	if ! spatch -D report --no-show-diff --very-quiet --cocci-file "$rule" $opts \
+		"${inc[@]}" "${paths[@]}" >"$out" 2>/dev/null; then
+		for p in "${paths[@]}"; do
+			echo "$p:0: coccinelle rule $(basename "$rule") failed to run"
+		done >>"$out"
+	fi
+}
+
+# for_file FILE: the lines of stdin ("path: message") about FILE.
+for_file() {
+	awk -v f="$1: " 'index($0, f) == 1'
 }
 
 mapfile -t cocci_rules < <(grep -L -E '@(script|initialize|finalize):ocaml' -r "$LINUX_DIR/scripts/coccinelle" --include='*.cocci' | LC_ALL=C sort)
@@ -87,24 +118,46 @@ for c in $(active_configs); do
 		make -s -C "$basesrc" O="$bo" CC="$cc" -j"$(nproc)" prepare >/dev/null 2>&1 ||
 			die "preparing the base tree for $c failed in $bo"
 	fi
+	built=() cocci=() need=()
 	for f in "${files[@]}"; do
 		[ -f "$o/${f%.c}.o" ] || continue # not built in this config
+		built+=("$f")
+		# Coccinelle does not see the config: one run per file is enough.
+		[ -z "${cocci_done[$f]:-}" ] || continue
+		cocci+=("$f")
+		cocci_done[$f]=1
+		key=$chk/base.$c.coccinelle.$(echo "$f" | tr / _)
+		if [ ! -f "$key" ]; then
+			if [ -f "$basesrc/$f" ]; then need+=("$f"); else : >"$key"; fi
+		fi
+	done
+	if [ ${#cocci[@]} -gt 0 ]; then
+		run_coccinelle "$LINUX_DIR" "$o" "${cocci[@]}" >"$chk/head.coccinelle.all"
+	fi
+	if [ ${#need[@]} -gt 0 ]; then
+		run_coccinelle "$basesrc" "$bo" "${need[@]}" >"$chk/base.coccinelle.all"
+		for f in "${need[@]}"; do
+			for_file "$f" <"$chk/base.coccinelle.all" \
+				>"$chk/base.$c.coccinelle.$(echo "$f" | tr / _)"
+		done
+	fi
+	for f in "${built[@]}"; do
 		checked=$((checked + 1))
 		tools=(sparse)
-		# Coccinelle does not see the config: one run per file is enough.
-		if [ -z "${cocci_done[$f]:-}" ]; then
-			tools+=(coccinelle)
-			cocci_done[$f]=1
-		fi
+		[ "${cocci_done[$f]}" = 1 ] && tools+=(coccinelle)
 		for tool in "${tools[@]}"; do
-			run_$tool "$LINUX_DIR" "$o" "$f" >"$chk/head.$tool"
 			key=$chk/base.$c.$tool.$(echo "$f" | tr / _)
-			if [ ! -f "$key" ]; then
-				if [ -f "$basesrc/$f" ]; then
-					run_$tool "$basesrc" "$bo" "$f" >"$key"
-				else
-					: >"$key"
+			if [ "$tool" = sparse ]; then
+				run_sparse "$LINUX_DIR" "$o" "$f" >"$chk/head.sparse"
+				if [ ! -f "$key" ]; then
+					if [ -f "$basesrc/$f" ]; then
+						run_sparse "$basesrc" "$bo" "$f" >"$key"
+					else
+						: >"$key"
+					fi
 				fi
+			else
+				for_file "$f" <"$chk/head.coccinelle.all" >"$chk/head.coccinelle"
 			fi
 			# Lines in head beyond what the base has (multiset difference).
 			new=$(LC_ALL=C comm -23 <(numbered "$chk/head.$tool") <(numbered "$key") | cut -f1)
