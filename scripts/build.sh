@@ -46,9 +46,34 @@ configure() {
 	cmp -s "$gen/.config" "$o/.config" || cp "$gen/.config" "$o/.config"
 }
 
+# build_id NAME: what a build of NAME is a function of: the committed tree,
+# the config fragments, this script and the compiler.  Empty when the work
+# tree has changes that are not committed: always build then.
+build_id() {
+	local f
+	[ -z "$(kgit status --porcelain)" ] || return 0
+	{
+		kgit rev-parse 'HEAD^{tree}'
+		for f in $(fragments "$1"); do sha256sum <"$f"; done
+		sha256sum <"$0"
+		echo "KCONFIG_NOT_YET=${KCONFIG_NOT_YET:-}"
+		gcc --version | head -n1
+	} | sha256sum | cut -d' ' -f1
+}
+
 build_one() {
-	local name=$1 o=$BUILD/out/$1 t0
+	local name=$1 o=$BUILD/out/$1 t0 id
 	t0=$(date +%s)
+	# make test builds the same kernels for check, compare and bench-smoke:
+	# without this, each no-op build (configure, then make walking the
+	# tree) cost 35-70 s.
+	id=$(build_id "$name")
+	if [ -n "$id" ] && [ -f "$o/arch/x86/boot/bzImage" ] &&
+		[ "$(cat "$o/.workbench-build-id" 2>/dev/null)" = "$id" ]; then
+		note "$name is up to date ($(kgit rev-parse --short HEAD), build id ${id:0:12}): not rebuilt"
+		return
+	fi
+	rm -f "$o/.workbench-build-id"
 	configure "$name"
 	note "building $name ($(kgit rev-parse --short HEAD) on $(kgit symbolic-ref -q --short HEAD || echo detached)) in $o"
 	make -s -C "$LINUX_DIR" O="$o" CC="$cc" -j"$jobs" bzImage >"$o/build.log" 2>&1 || {
@@ -61,6 +86,7 @@ build_one() {
 			die "building the modules of $name failed (full log: $o/build.log)"
 		}
 	fi
+	[ -z "$id" ] || echo "$id" >"$o/.workbench-build-id"
 	note "$name built in $(($(date +%s) - t0)) s"
 }
 
