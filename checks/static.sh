@@ -32,11 +32,12 @@ fi
 # WORKBENCH_CACHE=DIR puts the cache elsewhere; deleting it is always safe.
 cache_root=${WORKBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/utrace-workbench}
 
-# base_dir CONFIG: the cache directory of the base findings for CONFIG.
+# base_dir CONFIG [REV]: the cache directory of the findings in REV's tree
+# (default: the base) for CONFIG.
 base_dir() {
 	local key
 	key=$({
-		kgit rev-parse 'base^{tree}'
+		kgit rev-parse "${2:-base}^{tree}"
 		cat "$BUILD/out/$1/.config"
 		sparse --version 2>&1
 		spatch --version 2>&1 | head -n1
@@ -44,6 +45,29 @@ base_dir() {
 		cat "$0" "${cocci_rules[@]}"
 	} | sha256sum | cut -d' ' -f1)
 	echo "$cache_root/base-findings/$key"
+}
+
+# head_dir CONFIG: the same for the work tree's HEAD, so that make test
+# does not run the same spatch and sparse again on a kernel tree it has
+# already checked (CI after a local run); empty, i.e. no cache, while the
+# work tree has uncommitted changes.
+head_dir() {
+	[ -z "$(kgit status --porcelain)" ] || return 0
+	base_dir "$1" HEAD
+}
+
+# reuse KEY OUT CMD...: OUT gets the cache file KEY, or the output of CMD,
+# which is stored under KEY (no KEY: CMD, nothing stored).
+reuse() {
+	local key=$1 out=$2
+	shift 2
+	if [ -n "$key" ] && [ -f "$key" ]; then
+		cp "$key" "$out"
+		head_reused=$((head_reused + 1))
+		return
+	fi
+	"$@" >"$out"
+	[ -z "$key" ] || { cp "$out" "$key.tmp" && mv "$key.tmp" "$key"; }
 }
 
 # base_prepare CONFIG: the base worktree, configured and prepared for
@@ -164,8 +188,9 @@ for c in $(active_configs); do
 	bo=$chk/base-out-$c
 	[ -f "$o/.config" ] || die "no $o/.config: run 'make build' first"
 	bcache=$(base_dir "$c")
-	mkdir -p "$bcache"
-	cached=0
+	hcache=$(head_dir "$c")
+	mkdir -p "$bcache" ${hcache:+"$hcache"}
+	cached=0 head_reused=0
 	built=() cocci=() need=()
 	for f in "${files[@]}"; do
 		[ -f "$o/${f%.c}.o" ] || continue # not built in this config
@@ -184,7 +209,8 @@ for c in $(active_configs); do
 		fi
 	done
 	if [ ${#cocci[@]} -gt 0 ]; then
-		run_coccinelle "$LINUX_DIR" "$o" "${cocci[@]}" >"$chk/head.coccinelle.all"
+		reuse "${hcache:+$hcache/coccinelle.$(printf '%s\n' "${cocci[@]}" | sha256sum | cut -c1-16)}" \
+			"$chk/head.coccinelle.all" run_coccinelle "$LINUX_DIR" "$o" "${cocci[@]}"
 	fi
 	if [ ${#need[@]} -gt 0 ]; then
 		base_prepare "$c"
@@ -201,7 +227,8 @@ for c in $(active_configs); do
 		for tool in "${tools[@]}"; do
 			key=$bcache/$tool.$(echo "$f" | tr / _)
 			if [ "$tool" = sparse ]; then
-				run_sparse "$LINUX_DIR" "$o" "$f" >"$chk/head.sparse"
+				reuse "${hcache:+$hcache/sparse.$(echo "$f" | tr / _)}" \
+					"$chk/head.sparse" run_sparse "$LINUX_DIR" "$o" "$f"
 				if [ -f "$key" ]; then
 					cached=$((cached + 1))
 				elif in_base "$f"; then
@@ -242,6 +269,11 @@ for c in $(active_configs); do
 		done
 	done
 	echo "static: $c config: $cached base finding file(s) reused from $bcache"
+	if [ -z "$hcache" ]; then
+		echo "static: $c config: uncommitted changes in the kernel tree: head findings computed, not cached"
+	else
+		echo "static: $c config: $head_reused head finding file(s) of this very tree ($(kgit rev-parse --short 'HEAD^{tree}')) reused from $hcache"
+	fi
 done
 echo "static: coccinelle ran ${#cocci_rules[@]} kernel rules + $(ls "$TOP"/checks/cocci/*.cocci | wc -l) of ours; not runnable without OCaml scripting: ${#cocci_ocaml[@]} (${cocci_ocaml[*]##*/})"
 echo "static: $checked file/config pair(s) checked with sparse and coccinelle: $new_total new finding(s), $base_total in the base"
