@@ -45,19 +45,11 @@ boot_column() {
 
 for c in "${configs[@]}"; do
 	boot_column "$c" "$c" "$TOP/tests/run-tests.sh" "$BUILD/tests/runlist"
-	out=$res/$c
-	# Built-in KUnit suites (utrace-on) print KTAP on the console at boot.
+	# Built-in KUnit suites (utrace-on) print KTAP on the console at boot:
+	# one row per case ('kunit/SUITE CASE'), compared like every other row.
 	if grep -qx 'CONFIG_KUNIT=y' "$BUILD/out/$c/.config"; then
-		if python3 "$LINUX_DIR/tools/testing/kunit/kunit.py" parse "$out/console.log" \
-			>"$out/kunit.txt" 2>&1 && grep -q 'Testing complete. Ran [1-9]' "$out/kunit.txt"; then
-			note "$c KUnit: $(grep -o 'Testing complete.*' "$out/kunit.txt")"
-			echo "1 0 0" >"$res/kunit-$c.counts"
-		else
-			tail -n 30 "$out/kunit.txt" >&2
-			echo "compare: the $c KUnit suites failed or did not run (above; full: $out/kunit.txt)" >&2
-			echo "0 1 0" >"$res/kunit-$c.counts"
-			rc=1
-		fi
+		kunit_rows "compare: $c" "$res/$c" || rc=1
+		cols+=("$c=$res/$c/kunit.tsv")
 	fi
 done
 
@@ -102,7 +94,10 @@ fi
 # The utrace engine tests (ksft-utrace/) need CONFIG_UTRACE=y: they skip on
 # utrace-off, where their rows read n/a; the bystander column leaves them
 # out (they load and unload the test module themselves), n/a there too.
+# The KUnit rows (kunit/) come from utrace-on's boot, the one kernel with
+# CONFIG_KUNIT=y: n/a on utrace-off and in the bystander column (the same
+# kernel booted again), missing or failing on utrace-on fails the run.
 "$TOP/tests/compare.py" "$res/compare.tsv" "${cols[@]}" "${absent[@]}" \
 	--known "$TOP/tests/known-failures.txt" --only utrace-on=ksft-utrace/ \
-	--without "$by=ksft-utrace/" || rc=1
+	--only utrace-on=kunit/ --without "$by=ksft-utrace/" || rc=1
 exit $rc

@@ -8,8 +8,10 @@
 # It fails when the debug kernel's console shows any report (the same scan
 # as make compare), or when a result differs from the utrace-on kernel's
 # for the same test (make compare must have run first: it leaves
-# build/results/utrace-on/results.tsv).  Writes build/results/debug.tsv
-# and build/results/debug.counts ("passed failed skipped" over its rows).
+# build/results/utrace-on/results.tsv and kunit.tsv).  The KUnit suites
+# built into the kernel run at its boot: each case is a row too, compared
+# with utrace-on's.  Writes build/results/debug.tsv and
+# build/results/debug.counts ("passed failed skipped" over its rows).
 . "$(dirname "$0")/lib.sh"
 
 res=$BUILD/results
@@ -27,6 +29,10 @@ fail() {
 
 tree_has_utrace || fail "the kernel tree has no CONFIG_UTRACE: nothing to debug yet"
 [ -f "$ref" ] || fail "no utrace-on results in $ref: run 'make compare' first"
+if grep -qx 'CONFIG_KUNIT=y' "$BUILD/out/utrace-on/.config" 2>/dev/null &&
+	[ ! -f "$res/utrace-on/kunit.tsv" ]; then
+	fail "no utrace-on KUnit rows in $res/utrace-on/kunit.tsv: run 'make compare' first"
+fi
 [ -f "$BUILD/tests/runlist" ] || fail "no run list: run 'make compare' (tests/build.sh) first"
 
 "$TOP/scripts/build.sh" debug || fail "building the debug kernel failed (above)"
@@ -37,12 +43,20 @@ cp "$BUILD/tests/runlist" "$list"
 note "booting the debug kernel, $(grep -vc '^#' "$list") test programs (log: $out/output.log)"
 rc=0
 boot_guest debug debug "$TOP/tests/run-tests.sh" "$list" "$out" || rc=1
+refs=("$ref")
+cols=("debug=$out/results.tsv")
+if grep -qx 'CONFIG_KUNIT=y' "$BUILD/out/debug/.config"; then
+	kunit_rows debug "$out" || rc=1
+	cols+=("debug=$out/kunit.tsv")
+	[ ! -f "$res/utrace-on/kunit.tsv" ] || refs+=("$res/utrace-on/kunit.tsv")
+fi
 
-# The utrace-on rows of the same suites, as the reference column.
+# The utrace-on rows of the same suites, and all its KUnit rows (a case
+# missing here reads 'missing'), as the reference column.
 suites=$(awk -F'\t' 'NR > 1 { print $1 }' "$out/results.tsv" | sort -u)
 awk -F'\t' -v s="$suites" 'BEGIN { n = split(s, a, "\n"); for (i = 1; i <= n; i++) want[a[i]] = 1 }
-	NR == 1 || ($1 in want)' "$ref" >"$out/reference.tsv"
-"$TOP/tests/compare.py" "$res/debug.tsv" "utrace-on=$out/reference.tsv" "debug=$out/results.tsv" \
+	FNR == 1 { if (NR == 1) print; next } ($1 in want) || $1 ~ /^kunit\//' "${refs[@]}" >"$out/reference.tsv"
+"$TOP/tests/compare.py" "$res/debug.tsv" "utrace-on=$out/reference.tsv" "${cols[@]}" \
 	--known "$TOP/tests/known-failures.txt" >"$out/compare.txt" || {
 	grep -E '<>|fail|missing' "$out/compare.txt" >&2 || tail -n 20 "$out/compare.txt" >&2
 	echo "debug: the debug kernel's results differ from utrace-on's or fail (full: $out/compare.txt)" >&2
