@@ -109,9 +109,29 @@ boot_guest() {
 		echo "$who: the kernel reported a bug in its console (above): this fails the run" >&2
 		st=1
 	fi
-	if ! "$TOP/tests/ktap.py" "$out/output.log" >"$out/results.tsv"; then
+	if ! "$TOP/tests/ktap.py" --kernel "$c" --may-skip "$TOP/tests/may-skip.txt" \
+		"$out/output.log" >"$out/results.tsv"; then
 		echo "$who: the results are incomplete (above)" >&2
 		st=1
 	fi
 	return $st
+}
+
+# kunit_rows WHO OUT: the KUnit results in OUT/console.log (a kernel with
+# CONFIG_KUNIT=y runs its built-in suites at boot), read by the kernel's
+# own parser (OUT/kunit.json, its report OUT/kunit.txt), as one row per
+# case in OUT/kunit.tsv (tests/kunit_rows.py).  Failing cases are rows
+# like any other; returns 1 only when there are no KUnit results at all.
+kunit_rows() {
+	local who=$1 out=$2
+	rm -f "$out/kunit.json"
+	# kunit.py exits 1 when a case fails: the rows say which.
+	python3 "$LINUX_DIR/tools/testing/kunit/kunit.py" parse --json="$out/kunit.json" \
+		"$out/console.log" >"$out/kunit.txt" 2>&1 || true
+	if ! "$TOP/tests/kunit_rows.py" "$out/kunit.json" >"$out/kunit.tsv"; then
+		tail -n 20 "$out/kunit.txt" >&2
+		echo "$who: no KUnit results from a kernel with CONFIG_KUNIT=y (above; $out/kunit.txt, $out/console.log): this fails the run" >&2
+		return 1
+	fi
+	note "$who KUnit: $(grep -o 'Testing complete.*' "$out/kunit.txt" || echo "$(($(wc -l <"$out/kunit.tsv") - 1)) cases")"
 }

@@ -4,9 +4,9 @@
   compare.py OUT_TSV NAME=RESULTS_TSV [NAME=RESULTS_TSV...] [--absent NAME=REASON]
              [--known FILE] [--only NAME=SUITE_PREFIX] [--without NAME=SUITE_PREFIX]
 
-Each RESULTS_TSV comes from ktap.py (or tests/clients/transcripts.py) for
-one kernel; a NAME given more than once gets the rows of all its files,
-in order.  Writes OUT_TSV with the header 'suite test NAME...' and prints
+Each RESULTS_TSV comes from ktap.py (or tests/clients/transcripts.py,
+tests/kunit_rows.py) for one kernel; a NAME given more than once gets
+the rows of all its files, in order.  Writes OUT_TSV with the header 'suite test NAME...' and prints
 the table, marking rows that differ with '<>'.  A result missing from one
 kernel is 'missing'.
 

@@ -9,7 +9,15 @@ four spaces below it.  Each program gives one row for itself, named
 Result words: pass, fail, skip, timeout.  A program whose run was cut off
 (guest died, host watchdog) gets 'missing' for its '(program)' row.
 
-Usage: ktap.py OUTPUT_LOG > results.tsv   (columns: suite test result detail)
+A program that ran nothing is a failure: when every test it reported is a
+skip, or it reported none and its own plan is '1..0', or the runner says
+it skipped (exit status 4, or not run at all), its '(program)' row reads
+'fail' ("ran nothing"), unless MAY_SKIP lists it for KERNEL; then it
+reads 'skip'.  MAY_SKIP (tests/may-skip.txt) has lines suite<TAB>kernels<TAB>
+reason, kernels a comma-separated list of kernel names or '*'.
+
+Usage: ktap.py [--kernel KERNEL --may-skip MAY_SKIP] OUTPUT_LOG > results.tsv
+       (columns: suite test result detail)
 """
 import re
 import sys
@@ -18,6 +26,7 @@ TOP_RESULT = re.compile(r'^(not )?ok (\d+) (\S+)(?: # (.*))?$')
 SUB_RESULT = re.compile(r'^    (not )?ok (\d+) (.+?)(?: # (.*))?$')
 SUITE = re.compile(r'^# suite: (\S+)$')
 PLAN = re.compile(r'^1\.\.(\d+)$')
+SUB_PLAN_NONE = re.compile(r'^    1\.\.0\b')  # kselftest: '1..0 # SKIP reason'
 
 
 def verdict(failed, directive):
@@ -29,12 +38,47 @@ def verdict(failed, directive):
     return 'fail' if failed else 'pass'
 
 
-def parse(lines):
-    """Return (rows, problems): rows are (suite, test, result, detail) tuples."""
+def load_may_skip(path, kernel):
+    """{suite: reason} of the programs MAY_SKIP lets skip as a whole on kernel."""
+    allowed = {}
+    with open(path) as f:
+        for line in f:
+            if line.startswith('#') or not line.strip():
+                continue
+            parts = line.rstrip('\n').split('\t')
+            if len(parts) != 3:
+                raise SystemExit(f'ktap.py: {path}: want suite<TAB>kernels<TAB>reason: {line!r}')
+            suite, kernels, reason = parts
+            if kernels == '*' or kernel in kernels.split(','):
+                allowed[suite] = reason
+    return allowed
+
+
+def program_row(suite, result, detail, subtests, no_plan, may_skip):
+    """The '(program)' row: a program that ran nothing fails unless it may skip."""
+    if subtests:
+        all_skipped = all(r == 'skip' for _, _, r, _ in subtests)
+    else:
+        all_skipped = no_plan
+    if not (result == 'skip' or result == 'pass' and all_skipped):
+        return (suite, '(program)', result, detail)
+    if suite in may_skip:
+        return (suite, '(program)', 'skip', f'may skip here: {may_skip[suite]}')
+    why = detail if result == 'skip' else 'every test skipped'
+    return (suite, '(program)', 'fail',
+            f'ran nothing ({why}); not in tests/may-skip.txt for this kernel')
+
+
+def parse(lines, may_skip=None):
+    """Return (rows, problems): rows are (suite, test, result, detail) tuples.
+
+    may_skip: {suite: reason} of the programs that may skip as a whole."""
+    may_skip = may_skip or {}
     rows = []
     problems = []
     suite = None
     subtests = []
+    no_plan = False
     names = {}
     seen = set()
     planned = None
@@ -50,7 +94,10 @@ def parse(lines):
                 problems.append(f'{suite}: no result line (runner cut off?)')
                 rows.extend(subtests)
                 rows.append((suite, '(program)', 'missing', 'no result line'))
-            suite, subtests, names = m.group(1), [], {}
+            suite, subtests, names, no_plan = m.group(1), [], {}, False
+            continue
+        if SUB_PLAN_NONE.match(line) and suite is not None:
+            no_plan = True
             continue
         m = SUB_RESULT.match(line)
         if m and suite is not None:
@@ -67,8 +114,8 @@ def parse(lines):
             if name != suite:
                 problems.append(f'result for {name} outside its suite block')
             rows.extend(subtests)
-            rows.append((name, '(program)', verdict(m.group(1), m.group(4)),
-                         (m.group(4) or '').strip()))
+            rows.append(program_row(name, verdict(m.group(1), m.group(4)),
+                                    (m.group(4) or '').strip(), subtests, no_plan, may_skip))
             seen.add(name)
             suite, subtests = None, []
     if suite is not None:
@@ -84,16 +131,27 @@ def parse(lines):
 
 
 def main(argv):
-    if len(argv) != 2:
+    args = argv[1:]
+    kernel, may_skip = None, {}
+    if len(args) == 5 and args[0] == '--kernel' and args[2] == '--may-skip':
+        kernel = args[1]
+        may_skip = load_may_skip(args[3], kernel)
+        args = args[4:]
+    if len(args) != 1:
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    with open(argv[1], errors='replace') as f:
-        rows, problems = parse(f.readlines())
+    with open(args[0], errors='replace') as f:
+        rows, problems = parse(f.readlines(), may_skip)
     print('suite\ttest\tresult\tdetail')
     for r in rows:
         print('\t'.join(r))
+    for s, t, r, d in rows:
+        if t == '(program)' and r == 'fail' and d.startswith('ran nothing'):
+            print(f'ktap.py: {args[0]}: {s} ran nothing on {kernel or "this kernel"}: '
+                  'a failure (list it in tests/may-skip.txt if it may skip there)',
+                  file=sys.stderr)
     for p in problems:
-        print(f'ktap.py: {argv[1]}: {p}', file=sys.stderr)
+        print(f'ktap.py: {args[0]}: {p}', file=sys.stderr)
     return 1 if problems else 0
 
 
