@@ -1,0 +1,470 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Scenarios a review of ptrace-on-utrace found and no other test reaches:
+ * io_uring workers as tracees, block-step state when the tracer exits in
+ * a signal-delivery-stop, SIGCONT racing a PTRACE_LISTEN stop, and
+ * PTRACE_TRACEME racing PTRACE_DETACH.  They need two CPUs to race for
+ * real (the comparison guests have two).  Every test is bounded and
+ * checks exact results; the expected values follow from the 6.12 legacy
+ * code paths named next to each test.
+ */
+#include <dirent.h>
+#include <sys/time.h>
+#include <linux/io_uring.h>
+#include "ptrace_util.h"
+
+#define RACE_TIMEOUT	120
+
+/* ---- io_uring, raw system calls (no liburing in the guest) ---- */
+
+struct uring {
+	int fd;
+	char *ring;			/* SQ and CQ rings, one mapping */
+	struct io_uring_sqe *sqes;
+	struct io_sqring_offsets off;
+};
+
+static int uring_setup(struct uring *u, unsigned int entries)
+{
+	struct io_uring_params p;
+	size_t len;
+
+	memset(&p, 0, sizeof(p));
+	u->fd = syscall(__NR_io_uring_setup, entries, &p);
+	if (u->fd < 0)
+		return -errno;
+	/* One mapping for both rings: IORING_FEAT_SINGLE_MMAP (5.4). */
+	len = p.sq_off.array + p.sq_entries * sizeof(__u32);
+	if (p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe) > len)
+		len = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
+	u->ring = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, u->fd,
+		       IORING_OFF_SQ_RING);
+	if (u->ring == MAP_FAILED)
+		return -errno;
+	u->sqes = mmap(NULL, p.sq_entries * sizeof(struct io_uring_sqe),
+		       PROT_READ | PROT_WRITE, MAP_SHARED, u->fd, IORING_OFF_SQES);
+	if (u->sqes == MAP_FAILED)
+		return -errno;
+	u->off = p.sq_off;
+	return 0;
+}
+
+/* Submit one read of @len bytes from @fd into @buf, forced to io-wq. */
+static int uring_read_async(struct uring *u, int fd, void *buf, unsigned int len)
+{
+	__u32 *tail = (__u32 *)(u->ring + u->off.tail);
+	__u32 *array = (__u32 *)(u->ring + u->off.array);
+	__u32 mask = *(__u32 *)(u->ring + u->off.ring_mask);
+	__u32 t = *tail;
+	struct io_uring_sqe *sqe = &u->sqes[t & mask];
+
+	memset(sqe, 0, sizeof(*sqe));
+	sqe->opcode = IORING_OP_READ;
+	sqe->flags = IOSQE_ASYNC;
+	sqe->fd = fd;
+	sqe->addr = (unsigned long)buf;
+	sqe->len = len;
+	sqe->off = -1;		/* the file position: a pipe has none */
+	array[t & mask] = t & mask;
+	__atomic_store_n(tail, t + 1, __ATOMIC_RELEASE);
+	if (syscall(__NR_io_uring_enter, u->fd, 1, 0, 0, NULL, 0) != 1)
+		return -errno;
+	return 0;
+}
+
+/* The tid of @pid's io-wq worker ("iou-wrk-<pid>"), polling up to 10 s. */
+static pid_t find_uring_worker(pid_t pid)
+{
+	char path[96], comm[32];
+	int i;
+
+	for (i = 0; i < 1000; i++) {
+		char dpath[64];
+		struct dirent *de;
+		DIR *d;
+
+		snprintf(dpath, sizeof(dpath), "/proc/%d/task", pid);
+		d = opendir(dpath);
+		if (!d)
+			return -1;
+		while ((de = readdir(d))) {
+			pid_t tid = atoi(de->d_name);
+
+			if (tid <= 0 || tid == pid)
+				continue;
+			snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
+			if (read_file_str(path, comm, sizeof(comm)) > 0 &&
+			    !strncmp(comm, "iou-wrk-", 8)) {
+				closedir(d);
+				return tid;
+			}
+		}
+		closedir(d);
+		msleep(10);
+	}
+	return -1;
+}
+
+/*
+ * Child: an io_uring read on a pipe nobody writes to, forced to io-wq, so
+ * the process has one user worker (PF_USER_WORKER | PF_IO_WORKER) waiting
+ * for work; then it pauses.  Exits 3 if io_uring is not available.
+ */
+static int body_uring_worker(void *arg)
+{
+	static char buf[8];
+	struct uring u = { .fd = -1 };
+	int fds[2];
+
+	(void)arg;
+	if (pipe(fds) || uring_setup(&u, 4) || uring_read_async(&u, fds[0], buf, 1))
+		return 3;
+	for (;;)
+		pause();
+}
+
+FIXTURE(iowq) {
+	pid_t pid, worker;
+};
+
+FIXTURE_SETUP(iowq)
+{
+	fixture_tie_to_parent();
+	self->pid = plain_child(_metadata, body_uring_worker, NULL);
+	self->worker = find_uring_worker(self->pid);
+	if (self->worker < 0) {
+		int st = wstat_timeout(self->pid, WNOHANG, 0);
+
+		kill_reap(self->pid);
+		/* CONFIG_IO_URING=n, or io_uring_disabled: say so. */
+		if (st == ST_EXITED(3))
+			SKIP(return, "io_uring is not available");
+		ASSERT_GT(self->worker, 0);
+	}
+}
+
+FIXTURE_TEARDOWN(iowq)
+{
+	kill_reap_all(self->pid);
+}
+
+/*
+ * PTRACE_INTERRUPT of an io-wq worker: its idle wait is interruptible and
+ * it calls get_signal() when a signal (here the trap) is pending, so it
+ * stops in do_jobctl_trap() like any thread (6.12 ptrace_attach() only
+ * refuses PF_KTHREAD).  Both threads report PTRACE_EVENT_STOP.
+ */
+TEST_F_TIMEOUT(iowq, seize_interrupt_worker_and_main, RACE_TIMEOUT)
+{
+	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, self->pid, 0, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, self->worker, 0, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, self->pid, 0, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, self->worker, 0, 0));
+	EXPECT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat_timeout(self->pid, __WALL, 10000));
+	EXPECT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat_timeout(self->worker, __WALL, 10000));
+	EXPECT_EQ('t', task_state(self->pid, self->worker));
+	EXPECT_EQ(0, PTRE(PTRACE_DETACH, self->worker, 0, 0));
+	EXPECT_EQ(0, PTRE(PTRACE_DETACH, self->pid, 0, 0));
+	EXPECT_TRUE(wait_task_state(self->pid, self->worker, 'S', 10000));
+}
+
+/*
+ * A group stop with both threads seized: the main thread reports the
+ * SIGSTOP's signal-delivery-stop; resumed with it, it starts the group
+ * stop, which sets JOBCTL_STOP_PENDING on the worker as on every thread
+ * (do_signal_stop() skips none), so both report a PTRACE_EVENT_STOP with
+ * SIGSTOP.  SIGCONT then ends it for both (PTRACE_LISTEN lets a seized
+ * thread see it).
+ */
+TEST_F_TIMEOUT(iowq, group_stop_takes_the_worker, RACE_TIMEOUT)
+{
+	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, self->pid, 0, 0));
+	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, self->worker, 0, 0));
+	ASSERT_EQ(0, kill(self->pid, SIGSTOP));
+	ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat_timeout(self->pid, __WALL, 10000));
+	ASSERT_EQ(0, PTRE(PTRACE_CONT, self->pid, 0, SIGSTOP));
+	EXPECT_EQ(ST_GROUPSTOP(SIGSTOP), wstat_timeout(self->pid, __WALL, 10000));
+	EXPECT_EQ(ST_GROUPSTOP(SIGSTOP), wstat_timeout(self->worker, __WALL, 10000));
+	EXPECT_EQ(0, PTRE(PTRACE_LISTEN, self->pid, 0, 0));
+	EXPECT_EQ(0, PTRE(PTRACE_LISTEN, self->worker, 0, 0));
+	ASSERT_EQ(0, kill(self->pid, SIGCONT));
+	/* The SIGCONT re-traps both with SIGTRAP (no group stop any more). */
+	EXPECT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat_timeout(self->worker, __WALL, 10000));
+	EXPECT_EQ(0, PTRE(PTRACE_DETACH, self->worker, 0, 0));
+	EXPECT_TRUE(wait_task_state(self->pid, self->worker, 'S', 10000));
+}
+
+/* ---- the other races: a fixture that only ties children to the test ---- */
+
+FIXTURE(race) {
+	int unused;
+};
+
+FIXTURE_SETUP(race)
+{
+	fixture_tie_to_parent();
+}
+
+FIXTURE_TEARDOWN(race)
+{
+}
+
+/* ---- block-step state when the tracer exits in a stop ---- */
+
+static volatile sig_atomic_t alarms;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	alarms++;
+}
+
+/*
+ * Take current's siglock from hard interrupt context once in this boot:
+ * an ITIMER_REAL expiry sends SIGALRM from the hrtimer interrupt.  Lockdep
+ * only knows that siglock is an IRQ lock once it has seen that.
+ */
+static int siglock_from_hardirq(void)
+{
+	struct itimerval it = { { 0, 0 }, { 0, 1000 } };
+	int i;
+
+	signal(SIGALRM, on_alarm);
+	if (setitimer(ITIMER_REAL, &it, NULL))
+		return -errno;
+	for (i = 0; i < 1000 && !alarms; i++)
+		msleep(10);
+	signal(SIGALRM, SIG_DFL);
+	return alarms ? 0 : -ETIMEDOUT;
+}
+
+/*
+ * The tracer, a child of the test: stops @pid, queues SIGUSR1, resumes it
+ * with PTRACE_SINGLEBLOCK, so the tracee sets up the block step and stops
+ * at once in the SIGUSR1 signal-delivery-stop; then exits with @pid
+ * stopped there, stepping armed (TIF_BLOCKSTEP), stop reaped.  Exit code:
+ * 0, or the step that failed.
+ */
+static int body_blockstep_tracer(void *arg)
+{
+	pid_t pid = (pid_t)(long)arg;
+
+	if (ptr(PTRACE_SEIZE, pid, 0, 0) || ptr(PTRACE_INTERRUPT, pid, 0, 0))
+		return 1;
+	if (wstat(pid, 0) != ST_EVENT(PTRACE_EVENT_STOP))
+		return 2;
+	if (kill(pid, SIGUSR1))
+		return 3;
+	if (ptr(PTRACE_SINGLEBLOCK, pid, 0, 0))
+		return 4;
+	if (wstat(pid, 0) != ST_STOPPED(SIGUSR1))
+		return 5;
+	return 0;
+}
+
+/*
+ * exit_ptrace() unlinks the tracee without ptrace_disable(), so the
+ * tracee drops the step itself when it wakes (stepping-fixes); with
+ * TIF_BLOCKSTEP that must not enable interrupts under siglock (lockdep,
+ * debug kernel).  The reaped stop's exit_code is 0, so SIGUSR1 is
+ * cancelled (6.12 ptrace_signal()), and the untraced tracee runs on to
+ * exit 42 without a SIGTRAP.
+ */
+TEST_F_TIMEOUT(race, blockstep_tracer_exit_in_signal_stop, RACE_TIMEOUT)
+{
+	int fds[2];
+	pid_t pid, tracer;
+
+	ASSERT_EQ(0, siglock_from_hardirq());
+	pid = piped_child(_metadata, body_wait_pipe, fds);
+	tracer = plain_child(_metadata, body_blockstep_tracer, (void *)(long)pid);
+	ASSERT_EQ(ST_EXITED(0), wstat(tracer, 0));
+	/* Untraced and running again: it waits for its byte. */
+	ASSERT_TRUE(wait_task_state(pid, pid, 'S', 10000));
+	release_expect(_metadata, pid, fds, 0, ST_EXITED(42));
+}
+
+/* ---- SIGCONT racing a PTRACE_LISTEN stop ---- */
+
+static int body_spin_pipe(void *arg)
+{
+	int fd = (int)(long)arg;
+	char c;
+
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	while (read(fd, &c, 1) != 1)
+		;
+	return 42;
+}
+
+/* Hammer @pid with 2000 SIGSTOP/SIGCONT pairs, the last one a SIGCONT. */
+static int body_stop_cont(void *arg)
+{
+	pid_t pid = (pid_t)(long)arg;
+	int i;
+
+	for (i = 0; i < 2000; i++)
+		if (kill(pid, SIGSTOP) || kill(pid, SIGCONT))
+			return 1;
+	return 0;
+}
+
+/*
+ * What strace does with a seized tracee: PTRACE_LISTEN at a group stop,
+ * PTRACE_CONT at anything else, with the signal of a signal-delivery-stop.
+ * While another process hammers the tracee with SIGSTOP/SIGCONT, every
+ * SIGCONT must end the stop (6.12: prepare_signal() -> ptrace_trap_notify()
+ * while the group stop and the trap are entered under one siglock hold).
+ * The last signal is a SIGCONT, so the tracee runs in the end and takes
+ * its byte: exit 42.  A lost notification leaves it listening forever.
+ */
+TEST_F_TIMEOUT(race, listen_sigstop_sigcont_storm, RACE_TIMEOUT)
+{
+	int fds[2], st, hammer_st = -1, stops = 0;
+	pid_t pid, hammer, w;
+	bool released = false;
+
+	ASSERT_EQ(0, pipe(fds));
+	pid = plain_child(_metadata, body_spin_pipe, (void *)(long)fds[0]);
+	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
+	hammer = plain_child(_metadata, body_stop_cont, (void *)(long)pid);
+	for (;;) {
+		w = wait_st(-1, &st, __WALL);
+		ASSERT_GT(w, 0);
+		if (w == hammer) {
+			hammer_st = st;
+			/* All sent, the last a SIGCONT: now let it finish. */
+			ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
+			released = true;
+			continue;
+		}
+		ASSERT_EQ(pid, w);
+		if (!WIFSTOPPED(st))
+			break;
+		stops++;
+		if (st >> 16 == PTRACE_EVENT_STOP && WSTOPSIG(st) != SIGTRAP) {
+			ASSERT_EQ(0, PTRE(PTRACE_LISTEN, pid, 0, 0));
+		} else if (st >> 16) {
+			ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
+		} else {
+			ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, WSTOPSIG(st)));
+		}
+	}
+	EXPECT_TRUE(released);
+	EXPECT_EQ(ST_EXITED(0), hammer_st);
+	EXPECT_EQ(ST_EXITED(42), st);
+	EXPECT_GT(stops, 0);
+}
+
+/* ---- PTRACE_TRACEME racing PTRACE_DETACH ---- */
+
+/* Set before each fork: the pipe from the first tracer to the tracee. */
+static int traceme_pipe[2];
+
+/*
+ * Child: waits until its first tracer has seized it (a byte on the pipe),
+ * then spins on PTRACE_TRACEME (EPERM while that tracer has it), and once
+ * it is its parent's tracee, stops itself with SIGSTOP.
+ */
+static int body_traceme_spin(void *arg)
+{
+	(void)arg;
+	if (pipe_read_byte(traceme_pipe[0]) < 0)
+		return 1;
+	while (ptr(PTRACE_TRACEME, 0, 0, 0))
+		;
+	kill(getpid(), SIGSTOP);
+	return 42;
+}
+
+/*
+ * The middle process: the tracee's first tracer.  Seizes it, lets it
+ * spin, stops it, detaches it: the tracee's PTRACE_TRACEME (to its real
+ * parent, the test) races the end of this PTRACE_DETACH.
+ */
+static int body_detacher(void *arg)
+{
+	pid_t pid = (pid_t)(long)arg;
+
+	if (ptr(PTRACE_SEIZE, pid, 0, 0) || pipe_write_byte(traceme_pipe[1], 'x'))
+		return 1;
+	if (ptr(PTRACE_INTERRUPT, pid, 0, 0))
+		return 2;
+	if (wstat(pid, __WALL) != ST_EVENT(PTRACE_EVENT_STOP))
+		return 3;
+	if (ptr(PTRACE_DETACH, pid, 0, 0))
+		return 4;
+	return 0;
+}
+
+/*
+ * Whatever the interleaving, once PTRACE_TRACEME returned 0 the child is
+ * traced: its SIGSTOP is a signal-delivery-stop its parent sees (6.12
+ * ptrace_traceme() links it; the old tracer's detach is over by then).
+ */
+TEST_F_TIMEOUT(race, traceme_races_detach_200, RACE_TIMEOUT)
+{
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		pid_t pid, detacher;
+
+		ASSERT_EQ(0, pipe(traceme_pipe));
+		pid = plain_child(_metadata, body_traceme_spin, NULL);
+		detacher = plain_child(_metadata, body_detacher, (void *)(long)pid);
+		close(traceme_pipe[0]);
+		close(traceme_pipe[1]);
+		ASSERT_EQ(ST_EXITED(0), wstat(detacher, 0));
+		ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat_timeout(pid, 0, 10000)) {
+			TH_LOG("iteration %d", i);
+			kill_reap(pid);
+		}
+		ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
+		ASSERT_EQ(ST_EXITED(42), wstat(pid, 0));
+	}
+}
+
+/* ---- task_work before a syscall stop ---- */
+
+/* Set before the fork: the pipe whose write end the tracee closes. */
+static int close_pipe[2];
+
+static int body_close_writer(void *arg)
+{
+	(void)arg;
+	syscall(SYS_close, close_pipe[1]);
+	return 42;
+}
+
+/*
+ * ptrace_notify() runs pending task_work before the stop (6.12), so at
+ * the syscall-exit stop of close() the file's last reference is gone
+ * (fput() defers to task_work): the tracer already reads EOF from the
+ * pipe whose only writer the tracee closed.
+ */
+TEST_F_TIMEOUT(race, syscall_exit_stop_runs_task_work, RACE_TIMEOUT)
+{
+	struct user_regs_struct regs;
+	char c;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe2(close_pipe, O_NONBLOCK));
+	pid = traceme_child(_metadata, body_close_writer, NULL);
+	ASSERT_EQ(0, close(close_pipe[1]));
+	ASSERT_EQ(0, PTRE(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESYSGOOD));
+	resume_assert(_metadata, pid, PTRACE_SYSCALL, 0, ST_SYSCALL);
+	ASSERT_EQ(0, get_regs(pid, &regs));
+	ASSERT_EQ(SYS_close, (long)regs.orig_rax);
+	/* Entry stop: the tracee still holds the write end. */
+	EXPECT_EQ(-1, read(close_pipe[0], &c, 1));
+	EXPECT_EQ(EAGAIN, errno);
+	resume_assert(_metadata, pid, PTRACE_SYSCALL, 0, ST_SYSCALL);
+	ASSERT_EQ(0, get_regs(pid, &regs));
+	EXPECT_EQ(0, (long)regs.rax);
+	/* Exit stop: the file is released, the pipe has no writer. */
+	EXPECT_EQ(0, read(close_pipe[0], &c, 1));
+	resume_assert(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(42));
+	close(close_pipe[0]);
+}
+
+TEST_HARNESS_MAIN
