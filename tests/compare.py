@@ -35,6 +35,8 @@ number of columns.
 """
 import sys
 
+import tablist
+
 GOOD = ('pass', 'skip', 'xfail', 'n/a')
 
 
@@ -57,16 +59,8 @@ def load(path):
 
 
 def load_known(path):
-    known = {}
-    with open(path) as f:
-        for line in f:
-            if line.startswith('#') or not line.strip():
-                continue
-            parts = line.rstrip('\n').split('\t')
-            if len(parts) != 3:
-                raise SystemExit(f'compare.py: {path}: want suite<TAB>test<TAB>reason: {line!r}')
-            known[(parts[0], parts[1])] = parts[2]
-    return known
+    return {(suite, test): reason for suite, test, reason in
+            tablist.read(path, 'compare.py', 'suite<TAB>test<TAB>reason')}
 
 
 def apply_known(table, known):

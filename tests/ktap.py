@@ -22,6 +22,8 @@ Usage: ktap.py [--kernel KERNEL --may-skip MAY_SKIP] OUTPUT_LOG > results.tsv
 import re
 import sys
 
+import tablist
+
 TOP_RESULT = re.compile(r'^(not )?ok (\d+) (\S+)(?: # (.*))?$')
 SUB_RESULT = re.compile(r'^    (not )?ok (\d+) (.+?)(?: # (.*))?$')
 SUITE = re.compile(r'^# suite: (\S+)$')
@@ -41,16 +43,9 @@ def verdict(failed, directive):
 def load_may_skip(path, kernel):
     """{suite: reason} of the programs MAY_SKIP lets skip as a whole on kernel."""
     allowed = {}
-    with open(path) as f:
-        for line in f:
-            if line.startswith('#') or not line.strip():
-                continue
-            parts = line.rstrip('\n').split('\t')
-            if len(parts) != 3:
-                raise SystemExit(f'ktap.py: {path}: want suite<TAB>kernels<TAB>reason: {line!r}')
-            suite, kernels, reason = parts
-            if kernels == '*' or kernel in kernels.split(','):
-                allowed[suite] = reason
+    for suite, kernels, reason in tablist.read(path, 'ktap.py', 'suite<TAB>kernels<TAB>reason'):
+        if kernels == '*' or kernel in kernels.split(','):
+            allowed[suite] = reason
     return allowed
 
 

@@ -5,18 +5,13 @@ import tempfile
 import unittest
 from contextlib import redirect_stdout
 
-from tests.harness.load import load
+from tests.harness.load import load, write_tsv
 
 cmp = load('tests/compare.py')
 
 
 def tsv(d, name, rows):
-    p = os.path.join(d, name)
-    with open(p, 'w') as f:
-        f.write('suite\ttest\tresult\tdetail\n')
-        for r in rows:
-            f.write('\t'.join(r) + '\t\n')
-    return p
+    return write_tsv(d, name, rows, end='\t\n')
 
 
 class TestCompare(unittest.TestCase):

@@ -20,7 +20,7 @@ import tempfile
 import unittest
 from contextlib import redirect_stderr, redirect_stdout
 
-from tests.harness.load import TOP, load
+from tests.harness.load import TOP, load, write_tsv
 
 kr = load('tests/kunit_rows.py')
 cmp = load('tests/compare.py')
@@ -100,12 +100,7 @@ class TestKunitRows(unittest.TestCase):
 
 
 def tsv(d, name, rows):
-    p = os.path.join(d, name)
-    with open(p, 'w') as f:
-        f.write('suite\ttest\tresult\tdetail\n')
-        for r in rows:
-            f.write('\t'.join(r) + '\n')
-    return p
+    return write_tsv(d, name, rows)
 
 
 class TestKunitRowsCompared(unittest.TestCase):

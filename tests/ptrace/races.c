@@ -356,6 +356,55 @@ TEST_F_TIMEOUT(race, listen_sigstop_sigcont_storm, RACE_TIMEOUT)
 	EXPECT_GT(stops, 0);
 }
 
+/*
+ * Wait for @pid's next stop, playing strace: PTRACE_LISTEN at a group
+ * stop, PTRACE_CONT at a PTRACE_EVENT_STOP trap; returns the first other
+ * status (a signal-delivery-stop), or a negative errno (-ETIMEDOUT).
+ */
+static int wait_listening(pid_t pid, int ms)
+{
+	int st;
+
+	for (;;) {
+		st = wstat_timeout(pid, 0, ms);
+		if (st < 0 || !WIFSTOPPED(st) || st >> 16 != PTRACE_EVENT_STOP)
+			return st;
+		if (ptr(WSTOPSIG(st) == SIGTRAP ? PTRACE_CONT : PTRACE_LISTEN,
+			pid, 0, 0))
+			return -errno;
+	}
+}
+
+/*
+ * The tracer resumes the SIGSTOP's signal-delivery-stop with SIGSTOP and
+ * at once sends SIGCONT, which lands before, during or after the group
+ * stop trap.  Whichever: the SIGCONT's own signal-delivery-stop follows
+ * (a PTRACE_LISTEN stop is re-trapped by JOBCTL_TRAP_NOTIFY), as with
+ * 6.12 do_jobctl_trap(), which computes the trap's status word and enters
+ * the stop in one siglock hold.
+ */
+TEST_F_TIMEOUT(race, sigcont_during_group_stop_trap_200, RACE_TIMEOUT)
+{
+	int fds[2], i;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(fds));
+	pid = plain_child(_metadata, body_spin_pipe, (void *)(long)fds[0]);
+	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
+	for (i = 0; i < 200; i++) {
+		ASSERT_EQ(0, kill(pid, SIGSTOP));
+		ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat_timeout(pid, 0, 10000));
+		ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGSTOP));
+		ASSERT_EQ(0, kill(pid, SIGCONT));
+		ASSERT_EQ(ST_STOPPED(SIGCONT), wait_listening(pid, 10000)) {
+			TH_LOG("iteration %d: no SIGCONT stop", i);
+			kill_reap(pid);
+		}
+		ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, SIGCONT));
+	}
+	release_expect(_metadata, pid, fds, 0, ST_EXITED(42));
+}
+
 /* ---- PTRACE_TRACEME racing PTRACE_DETACH ---- */
 
 /* Set before each fork: the pipe from the first tracer to the tracee. */
@@ -400,10 +449,13 @@ static int body_detacher(void *arg)
 /*
  * Whatever the interleaving, once PTRACE_TRACEME returned 0 the child is
  * traced: its SIGSTOP is a signal-delivery-stop its parent sees (6.12
- * ptrace_traceme() links it; the old tracer's detach is over by then).
+ * ptrace_traceme() links it; the old tracer's detach is over by then),
+ * with the signal's siginfo (a group stop's status word is the same, but
+ * a non-seized group stop has none: PTRACE_GETSIGINFO fails).
  */
 TEST_F_TIMEOUT(race, traceme_races_detach_200, RACE_TIMEOUT)
 {
+	siginfo_t si;
 	int i;
 
 	for (i = 0; i < 200; i++) {
@@ -419,6 +471,13 @@ TEST_F_TIMEOUT(race, traceme_races_detach_200, RACE_TIMEOUT)
 			TH_LOG("iteration %d", i);
 			kill_reap(pid);
 		}
+		/* A signal-delivery-stop, not a group stop: it has a siginfo. */
+		ASSERT_EQ(0, PTRE(PTRACE_GETSIGINFO, pid, 0, &si)) {
+			TH_LOG("iteration %d: stopped, but not traced", i);
+			kill_reap(pid);
+		}
+		ASSERT_EQ(SIGSTOP, si.si_signo);
+		ASSERT_EQ(SI_USER, si.si_code);
 		ASSERT_EQ(0, PTRE(PTRACE_CONT, pid, 0, 0));
 		ASSERT_EQ(ST_EXITED(42), wstat(pid, 0));
 	}
@@ -429,18 +488,22 @@ TEST_F_TIMEOUT(race, traceme_races_detach_200, RACE_TIMEOUT)
 /* Set before the fork: the pipe whose write end the tracee closes. */
 static int close_pipe[2];
 
+/*
+ * dup2() over the pipe's write end drops the file with fput(), which
+ * defers the release to task_work (close() itself releases at once).
+ */
 static int body_close_writer(void *arg)
 {
 	(void)arg;
-	syscall(SYS_close, close_pipe[1]);
+	syscall(SYS_dup2, close_pipe[0], close_pipe[1]);
 	return 42;
 }
 
 /*
  * ptrace_notify() runs pending task_work before the stop (6.12), so at
- * the syscall-exit stop of close() the file's last reference is gone
- * (fput() defers to task_work): the tracer already reads EOF from the
- * pipe whose only writer the tracee closed.
+ * the syscall-exit stop of dup2() the write end's last reference is gone:
+ * the tracer already reads EOF from the pipe whose only writer the
+ * tracee replaced.
  */
 TEST_F_TIMEOUT(race, syscall_exit_stop_runs_task_work, RACE_TIMEOUT)
 {
@@ -454,13 +517,13 @@ TEST_F_TIMEOUT(race, syscall_exit_stop_runs_task_work, RACE_TIMEOUT)
 	ASSERT_EQ(0, PTRE(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESYSGOOD));
 	resume_assert(_metadata, pid, PTRACE_SYSCALL, 0, ST_SYSCALL);
 	ASSERT_EQ(0, get_regs(pid, &regs));
-	ASSERT_EQ(SYS_close, (long)regs.orig_rax);
+	ASSERT_EQ(SYS_dup2, (long)regs.orig_rax);
 	/* Entry stop: the tracee still holds the write end. */
 	EXPECT_EQ(-1, read(close_pipe[0], &c, 1));
 	EXPECT_EQ(EAGAIN, errno);
 	resume_assert(_metadata, pid, PTRACE_SYSCALL, 0, ST_SYSCALL);
 	ASSERT_EQ(0, get_regs(pid, &regs));
-	EXPECT_EQ(0, (long)regs.rax);
+	EXPECT_EQ(close_pipe[1], (long)regs.rax);
 	/* Exit stop: the file is released, the pipe has no writer. */
 	EXPECT_EQ(0, read(close_pipe[0], &c, 1));
 	resume_assert(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(42));
