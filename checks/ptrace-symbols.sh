@@ -13,7 +13,8 @@
 legacy=(ptrace_stop ptrace_notify)
 legacy_src=(ptrace_stop ptrace_do_notify ptrace_notify ptrace_signal)
 # Only with ptrace on utrace.
-engine=(ptrace_utrace_event ptrace_utrace_jobctl_trap ptrace_utrace_resumed utrace_ptrace_stop)
+engine=(ptrace_utrace_event ptrace_utrace_jobctl_trap ptrace_utrace_stop_enter
+	ptrace_utrace_stop_leave utrace_own_stop)
 # Shared by both: the request side and the halves of a stop.
 shared=(ptrace_attach ptrace_check_attach ptrace_request ptrace_notify_info
 	ptrace_stop_enter ptrace_stop_sleep ptrace_stop_leave ptrace_signal_info)
