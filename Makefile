@@ -13,7 +13,7 @@ S := scripts
 # The recipes source scripts/lib.sh, which is bash.
 SHELL := /bin/bash
 
-.PHONY: all deps tree export export-check build check compare debug unit test bench bench-smoke profile clean help
+.PHONY: all deps tree export export-check build check compare debug debug-slow unit test bench bench-smoke profile clean help
 
 all: compare
 
@@ -52,6 +52,10 @@ compare: tree
 ## debug         run every compare program on a lockdep/debug kernel (2 CPUs)
 debug: tree
 	@$(S)/debug.sh
+
+## debug-slow    the same on a KASAN+kmemleak kernel and a PREEMPT_RT kernel (not in make test: too slow)
+debug-slow: tree
+	@r=0; $(S)/debug.sh kasan || r=1; $(S)/debug.sh rt || r=1; exit $$r
 
 ## unit          unit tests of the harness itself
 unit:

@@ -1,29 +1,39 @@
 #!/usr/bin/env bash
-# make debug: the utrace-on kernel with the kernel's bug detectors
-# (kconfigs/debug.config: lockdep, atomic-sleep, debugobjects, list
-# debugging) runs every test program of make compare: the kernel's
-# ptrace, x86 and seccomp selftests, the utrace engine tests, our ptrace
-# conformance suite and the strace/gdb clients.
+# make debug: the utrace-on kernel with the kernel's bug detectors runs
+# every test program of make compare: the kernel's ptrace, x86 and seccomp
+# selftests, the utrace engine tests, our ptrace conformance suite and the
+# strace/gdb clients.
 #
-# It fails when the debug kernel's console shows any report (the same scan
-# as make compare), or when a result differs from the utrace-on kernel's
+#   debug.sh [KERNEL]
+#
+# KERNEL is a config of kconfigs/ (default debug):
+#   debug  lockdep, atomic-sleep, debugobjects, list debugging, full
+#          preemption (make debug, part of make test)
+#   kasan  KASAN and kmemleak (make debug-slow): kmemleak scans once after
+#          boot (what boot leaves is not ours: the scan forgets it) and once
+#          after the tests; those two are rows of this kernel only
+#   rt     PREEMPT_RT with lockdep (make debug-slow)
+#
+# It fails when the kernel's console shows any report (the same scan as
+# make compare), or when a result differs from the utrace-on kernel's
 # for the same test (make compare must have run first: it leaves
 # build/results/utrace-on/results.tsv and kunit.tsv).  The KUnit suites
 # built into the kernel run at its boot: each case is a row too, compared
-# with utrace-on's.  Writes build/results/debug.tsv and
-# build/results/debug.counts ("passed failed skipped" over its rows).
+# with utrace-on's.  Writes build/results/KERNEL.tsv and
+# build/results/KERNEL.counts ("passed failed skipped" over its rows).
 . "$(dirname "$0")/lib.sh"
 
+name=${1:-debug}
 res=$BUILD/results
-out=$res/debug
+out=$res/$name
 ref=$res/utrace-on/results.tsv
-list=$BUILD/tests/runlist-debug
+list=$BUILD/tests/runlist-$name
 mkdir -p "$out"
-rm -f "$res/debug.counts" "$res/debug.tsv"
+rm -f "$res/$name.counts" "$res/$name.tsv"
 
 fail() {
-	echo "debug: $*" >&2
-	echo "0 1 0" >"$res/debug.counts"
+	echo "$name: $*" >&2
+	echo "0 1 0" >"$res/$name.counts"
 	exit 1
 }
 
@@ -35,22 +45,31 @@ if grep -qx 'CONFIG_KUNIT=y' "$BUILD/out/utrace-on/.config" 2>/dev/null &&
 fi
 [ -f "$BUILD/tests/runlist" ] || fail "no run list: run 'make compare' (tests/build.sh) first"
 
-"$TOP/scripts/build.sh" debug || fail "building the debug kernel failed (above)"
+"$TOP/scripts/build.sh" "$name" || fail "building the $name kernel failed (above)"
 
 # Every program of make compare: with ptrace on utrace, seccomp_bpf, the
 # x86 selftests and the strace/gdb clients all drive utrace stops too.
-cp "$BUILD/tests/runlist" "$list"
+only=(--only "$name=stress-ng/")
+kmemleak=false
+if grep -qx 'CONFIG_DEBUG_KMEMLEAK=y' "$BUILD/out/$name/.config"; then
+	kmemleak=true
+	only+=(--only "$name=kmemleak/")
+fi
+: >"$list"
+! $kmemleak || echo "kmemleak/boot 300 sh $TOP/tests/kmemleak.sh boot" >>"$list"
+cat "$BUILD/tests/runlist" >>"$list"
 # Debian's stress-ng ptrace stressor, bounded: tracers and tracees forked
-# in a loop on two CPUs under lockdep; a row of the debug kernel only.
+# in a loop on two CPUs; a row of the debug kernels only.
 echo "stress-ng/ptrace 180 stress-ng --ptrace 2 --timeout 60s --metrics-brief" >>"$list"
-note "booting the debug kernel, $(grep -vc '^#' "$list") test programs (log: $out/output.log)"
+! $kmemleak || echo "kmemleak/tests 300 sh $TOP/tests/kmemleak.sh tests" >>"$list"
+note "booting the $name kernel, $(grep -vc '^#' "$list") test programs (log: $out/output.log)"
 rc=0
-boot_guest debug debug "$TOP/tests/run-tests.sh" "$list" "$out" || rc=1
+boot_guest "$name" "$name" "$TOP/tests/run-tests.sh" "$list" "$out" || rc=1
 refs=("$ref")
-cols=("debug=$out/results.tsv")
-if grep -qx 'CONFIG_KUNIT=y' "$BUILD/out/debug/.config"; then
-	kunit_rows debug "$out" || rc=1
-	cols+=("debug=$out/kunit.tsv")
+cols=("$name=$out/results.tsv")
+if grep -qx 'CONFIG_KUNIT=y' "$BUILD/out/$name/.config"; then
+	kunit_rows "$name" "$out" || rc=1
+	cols+=("$name=$out/kunit.tsv")
 	[ ! -f "$res/utrace-on/kunit.tsv" ] || refs+=("$res/utrace-on/kunit.tsv")
 fi
 
@@ -59,10 +78,10 @@ fi
 suites=$(awk -F'\t' 'NR > 1 { print $1 }' "$out/results.tsv" | sort -u)
 awk -F'\t' -v s="$suites" 'BEGIN { n = split(s, a, "\n"); for (i = 1; i <= n; i++) want[a[i]] = 1 }
 	FNR == 1 { if (NR == 1) print; next } ($1 in want) || $1 ~ /^kunit\//' "${refs[@]}" >"$out/reference.tsv"
-"$TOP/tests/compare.py" "$res/debug.tsv" "utrace-on=$out/reference.tsv" "${cols[@]}" \
-	--known "$TOP/tests/known-failures.txt" --only debug=stress-ng/ >"$out/compare.txt" || {
+"$TOP/tests/compare.py" "$res/$name.tsv" "utrace-on=$out/reference.tsv" "${cols[@]}" \
+	--known "$TOP/tests/known-failures.txt" "${only[@]}" >"$out/compare.txt" || {
 	grep -E '<>|fail|missing' "$out/compare.txt" >&2 || tail -n 20 "$out/compare.txt" >&2
-	echo "debug: the debug kernel's results differ from utrace-on's or fail (full: $out/compare.txt)" >&2
+	echo "$name: the $name kernel's results differ from utrace-on's or fail (full: $out/compare.txt)" >&2
 	rc=1
 }
 tail -n 1 "$out/compare.txt"
@@ -73,5 +92,5 @@ awk -F'\t' -v rc=$rc 'NR > 1 { bad = 0; skip = 1
 		if ($i == "pass") skip = 0
 	}
 	if (bad) f++; else if (skip) s++; else p++ }
-	END { if (rc && !f) f = 1; printf "%d %d %d\n", p, f, s }' "$res/debug.tsv" >"$res/debug.counts"
+	END { if (rc && !f) f = 1; printf "%d %d %d\n", p, f, s }' "$res/$name.tsv" >"$res/$name.counts"
 exit $rc

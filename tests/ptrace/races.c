@@ -9,6 +9,7 @@
  * code paths named next to each test.
  */
 #include <dirent.h>
+#include <pthread.h>
 #include <sys/time.h>
 #include <linux/io_uring.h>
 #include "ptrace_util.h"
@@ -528,6 +529,220 @@ TEST_F_TIMEOUT(race, syscall_exit_stop_runs_task_work, RACE_TIMEOUT)
 	EXPECT_EQ(0, read(close_pipe[0], &c, 1));
 	resume_assert(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(42));
 	close(close_pipe[0]);
+}
+
+/* ---- threads exiting during a group stop ---- */
+
+/* A thread: @arg getppid() calls, then it exits alone. */
+static void *thread_spin_exit(void *arg)
+{
+	long n = (long)arg, i;
+
+	for (i = 0; i < n; i++)
+		syscall(SYS_getppid);
+	syscall(SYS_exit, 0);
+	return NULL;
+}
+
+struct exiting_threads {
+	int fd;		/* the leader's pipe */
+	int spread;	/* thread i exits after i * spread calls */
+};
+
+/* Four threads that exit one after the other; the leader spins on its pipe. */
+static int body_threads_exit(void *arg)
+{
+	struct exiting_threads *et = arg;
+	pthread_t th;
+	long i;
+
+	for (i = 0; i < 4; i++)
+		if (pthread_create(&th, NULL, thread_spin_exit,
+				   (void *)(i * et->spread)))
+			return 3;
+	return body_spin_pipe((void *)(long)et->fd);
+}
+
+/*
+ * A stop signal finds threads exiting at every step of the group stop.
+ * An exiting thread takes its part on its way out (6.12 exit_signals()
+ * -> task_participate_group_stop()), so the group stop always completes:
+ * the parent sees the stop and the continue, and the leader runs on to
+ * exit 42.
+ */
+TEST_F_TIMEOUT(race, threads_exit_during_group_stop_100, RACE_TIMEOUT)
+{
+	struct exiting_threads et;
+	int fds[2], i;
+	pid_t pid;
+
+	for (i = 0; i < 100; i++) {
+		ASSERT_EQ(0, pipe(fds));
+		et.fd = fds[0];
+		et.spread = 20 * (i % 10);
+		pid = plain_child(_metadata, body_threads_exit, &et);
+		close(fds[0]);
+		ASSERT_EQ(0, kill(pid, SIGSTOP));
+		ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat_timeout(pid, WUNTRACED, 10000)) {
+			TH_LOG("iteration %d: no group stop", i);
+		}
+		ASSERT_EQ(0, kill(pid, SIGCONT));
+		ASSERT_EQ(ST_CONTINUED, wstat_timeout(pid, WCONTINUED, 10000)) {
+			TH_LOG("iteration %d: no continue", i);
+		}
+		ASSERT_EQ(0, pipe_write_byte(fds[1], 'x'));
+		ASSERT_EQ(ST_EXITED(42), wstat_timeout(pid, 0, 10000)) {
+			TH_LOG("iteration %d", i);
+		}
+		close(fds[1]);
+	}
+}
+
+/* ---- attach, detach, kill and exec racing in a multi-threaded tracee ---- */
+
+#define EXIT_ENV	"PTRACE_RACES_EXIT_WITH"
+
+/* An exec'd copy of this program exits at once with this status. */
+static void __attribute__((constructor)) exit_with(void)
+{
+	const char *code = getenv(EXIT_ENV);
+
+	if (code)
+		_exit(atoi(code));
+}
+
+static void *thread_spin(void *arg)
+{
+	(void)arg;
+	for (;;)
+		syscall(SYS_getppid);
+	return NULL;
+}
+
+/*
+ * Three threads calling getppid() for ever; after @arg calls of its own
+ * the leader execs a copy of this program that exits 7, which kills them.
+ */
+static int body_threads_exec(void *arg)
+{
+	static char * const argv[] = { "races", NULL };
+	static char * const envp[] = { EXIT_ENV "=7", NULL };
+	long n = (long)arg, i;
+	pthread_t th;
+
+	for (i = 0; i < 3; i++)
+		if (pthread_create(&th, NULL, thread_spin, NULL))
+			return 3;
+	for (i = 0; i < n; i++)
+		syscall(SYS_getppid);
+	execve("/proc/self/exe", argv, envp);
+	return 4;
+}
+
+/* The thread ids of @pid, the leader last; at most @max. */
+static int list_tids(pid_t pid, pid_t *tids, int max)
+{
+	char path[64];
+	struct dirent *de;
+	int n = 0, i;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) && n < max - 1) {
+		pid_t tid = atoi(de->d_name);
+
+		if (tid > 0 && tid != pid)
+			tids[n++] = tid;
+	}
+	closedir(d);
+	for (i = 0; i < n / 2; i++) {
+		pid_t t = tids[i];
+
+		tids[i] = tids[n - 1 - i];
+		tids[n - 1 - i] = t;
+	}
+	tids[n++] = pid;
+	return n;
+}
+
+/*
+ * Seize @tid, interrupt it, wait for it and detach it, while it may exit
+ * (the exec kills it) at any point.  One thread at a time: exec waits in
+ * de_thread(), holding cred_guard_mutex, until the tracer reaps the
+ * threads it killed, so a tracer must not block in PTRACE_SEIZE while it
+ * has a traced thread that may die.  Each call returns 0 or the error a
+ * thread that is gone gives; a seized thread stops or dies within 10 s.
+ * Returns the leader's final status once this reaped it, else -1.
+ */
+static int trace_one(struct __test_metadata *_metadata, pid_t pid, pid_t tid)
+{
+	long r = ptr_err(PTRACE_SEIZE, tid, 0, 0);
+	int st;
+
+	EXPECT_TRUE(r == 0 || r == -ESRCH || r == -EPERM) {
+		TH_LOG("PTRACE_SEIZE %d: %ld", tid, r);
+	}
+	if (r)
+		return -1;
+	r = ptr_err(PTRACE_INTERRUPT, tid, 0, 0);
+	EXPECT_TRUE(r == 0 || r == -ESRCH) {
+		TH_LOG("PTRACE_INTERRUPT %d: %ld", tid, r);
+	}
+	for (;;) {
+		st = wstat_timeout(tid, __WALL, 10000);
+		if (st < 0) {
+			EXPECT_EQ(0, st) {
+				TH_LOG("seized thread %d: no stop, no exit", tid);
+			}
+			return -1;
+		}
+		if (!WIFSTOPPED(st))
+			return tid == pid ? st : -1;
+		EXPECT_EQ(ST_EVENT(PTRACE_EVENT_STOP), st);
+		r = ptr_err(PTRACE_DETACH, tid, 0, 0);
+		if (!r)
+			return -1;
+		/* Killed meanwhile: reap it, or the exec waits for ever. */
+		EXPECT_EQ(-ESRCH, r);
+	}
+}
+
+/*
+ * A tracer seizes, interrupts and detaches every thread of a process,
+ * three rounds, while its threads run on the other CPU and its leader
+ * execs at a different point each time; every other time the process
+ * gets a SIGKILL after the first round.  The process ends with the exec'd
+ * copy's exit 7, or SIGKILL if that came first.
+ */
+TEST_F_TIMEOUT(race, threads_attach_detach_kill_exec_50, RACE_TIMEOUT)
+{
+	int i, round, k, n, st;
+	pid_t pid, tids[16];
+
+	for (i = 0; i < 50; i++) {
+		st = -1;
+		pid = plain_child(_metadata, body_threads_exec,
+				  (void *)(long)(300 * (i % 7)));
+		for (round = 0; round < 3 && st < 0; round++) {
+			n = list_tids(pid, tids, 16);
+			for (k = 0; k < n && st < 0; k++)
+				st = trace_one(_metadata, pid, tids[k]);
+			if (round == 0 && (i & 1) && st < 0)
+				ASSERT_EQ(0, kill(pid, SIGKILL));
+		}
+		if (st < 0)
+			st = wstat_timeout(pid, __WALL, 10000);
+		if (!(i & 1) || st != ST_KILLED(SIGKILL)) {
+			EXPECT_EQ(ST_EXITED(7), st) {
+				TH_LOG("iteration %d", i);
+			}
+		}
+		if (st < 0)
+			kill_reap(pid);
+	}
 }
 
 TEST_HARNESS_MAIN
