@@ -13,7 +13,7 @@ S := scripts
 # The recipes source scripts/lib.sh, which is bash.
 SHELL := /bin/bash
 
-.PHONY: all deps tree export export-check build check compare debug debug-slow unit test bench bench-smoke profile clean help
+.PHONY: all deps tree export export-check build check compare debug slow unit test bench bench-smoke profile clean help
 
 all: compare
 
@@ -53,8 +53,8 @@ compare: tree
 debug: tree
 	@$(S)/debug.sh
 
-## debug-slow    the same on a KASAN+kmemleak kernel and a PREEMPT_RT kernel (not in make test: too slow)
-debug-slow: tree
+## slow          what is too slow for make test: make debug on a KASAN+kmemleak and a PREEMPT_RT kernel
+slow: tree
 	@r=0; $(S)/debug.sh kasan || r=1; $(S)/debug.sh rt || r=1; exit $$r
 
 ## unit          unit tests of the harness itself

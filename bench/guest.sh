@@ -107,6 +107,7 @@ run getpid 120 $B getpid "$(n 200000)"
 run fork-exit-wait 120 $B fork "$(n 1000)"
 run execve-tiny 120 $B exec "$(n 1000)" /tmp/bin/tiny
 run signal-handler 120 $B signal "$(n 30000)"
+run signal-handler-detached 120 $B signal-detached "$(n 30000)"
 run thread-create-join 120 $B thread "$(n 2000)"
 
 # ---- ptrace ----

@@ -23,7 +23,8 @@ KERNELS = ('utrace-off', 'utrace-on')
 # Benchmark groups, in table order: (title, names, target ratio or None).
 GROUPS = [
     ('untraced: what everyone pays', ('getpid', 'fork-exit-wait', 'execve-tiny',
-                                       'signal-handler', 'thread-create-join'), 1.01),
+                                       'signal-handler', 'signal-handler-detached',
+                                       'thread-create-join'), 1.01),
     ('ptrace', ('ptrace-syscall', 'singlestep', 'attach-detach', 'peekdata',
                 'process-vm-readv', 'tracefork', 'strace-f', 'gdb-breakpoint'), 1.00),
     ('counting every syscall of a workload', ('syscount-untraced', 'syscount-strace-c',

@@ -9,10 +9,10 @@
 # KERNEL is a config of kconfigs/ (default debug):
 #   debug  lockdep, atomic-sleep, debugobjects, list debugging, full
 #          preemption (make debug, part of make test)
-#   kasan  KASAN and kmemleak (make debug-slow): kmemleak scans once after
+#   kasan  KASAN and kmemleak (make slow): kmemleak scans once after
 #          boot (what boot leaves is not ours: the scan forgets it) and once
 #          after the tests; those two are rows of this kernel only
-#   rt     PREEMPT_RT with lockdep (make debug-slow)
+#   rt     PREEMPT_RT with lockdep (make slow)
 #
 # It fails when the kernel's console shows any report (the same scan as
 # make compare), or when a result differs from the utrace-on kernel's

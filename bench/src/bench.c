@@ -264,6 +264,34 @@ static double r_thread(long n, const char *arg)
 static void b_getpid(long n) { median_result("ns/call", r_getpid, n, NULL); }
 static void b_fork(long n) { median_result("us/fork", r_fork, n, NULL); }
 static void b_signal(long n) { median_result("ns/signal", r_signal, n, NULL); }
+
+/*
+ * The same in a process that a tracer attached to and detached from
+ * first: with CONFIG_UTRACE=y its ptrace engine stays attached, idle, for
+ * the next tracer, and must cost nothing meanwhile.  A helper child seizes
+ * us, interrupts us while we wait for it, and detaches.
+ */
+static void b_signal_detached(long n)
+{
+	pid_t me = getpid(), h = fork();
+	int st;
+
+	if (h < 0)
+		die("fork");
+	if (h == 0) {
+		if (ptrace(PTRACE_SEIZE, me, 0, 0) ||
+		    ptrace(PTRACE_INTERRUPT, me, 0, 0))
+			_exit(1);
+		if (waitpid(me, &st, __WALL) != me || !WIFSTOPPED(st))
+			_exit(2);
+		if (ptrace(PTRACE_DETACH, me, 0, 0))
+			_exit(3);
+		_exit(0);
+	}
+	if (waitpid(h, &st, 0) != h || st)
+		die("the tracer helper: status 0x%x", st);
+	median_result("ns/signal", r_signal, n, NULL);
+}
 static void b_thread(long n) { median_result("us/thread", r_thread, n, NULL); }
 
 /* ---- ptrace ---- */
@@ -781,6 +809,7 @@ int main(int argc, char **argv)
 		{ "getpid", b_getpid },
 		{ "fork", b_fork },
 		{ "signal", b_signal },
+		{ "signal-detached", b_signal_detached },
 		{ "thread", b_thread },
 		{ "ptrace-syscall", b_ptrace_syscall },
 		{ "singlestep", b_singlestep },
