@@ -23,7 +23,7 @@
 # turns on one CPU: the numbers are kernel path lengths, not cross-CPU wake-up
 # latencies, and they are reproducible under QEMU -icount.  ASLR is off
 # for the same reason (below).
-# shellcheck disable=SC1090
+# shellcheck disable=SC1090 # the CONF file named on the command line
 . "$1"
 export LC_ALL=C
 taskset -p 1 $$ >/dev/null || echo "  | taskset failed: running unpinned"

@@ -3,7 +3,7 @@
 # pinned to CPU 0 and without ASLR as bench/guest.sh runs it.
 #
 #   profile-guest.sh CONF     (CONF sets BIN, NAME and N)
-# shellcheck disable=SC1090
+# shellcheck disable=SC1090 # the CONF file named on the command line
 . "$1"
 taskset -p 1 $$ >/dev/null || echo "taskset failed: running unpinned"
 echo 0 >/proc/sys/kernel/randomize_va_space

@@ -16,7 +16,6 @@
 # function that differs, and the totals.  Counts are exact instruction
 # counts, not samples; timer interrupts add a little noise.
 # Output: build/results/profile/NAME.txt (and the raw counts beside it).
-# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
 
 name=${1:?usage: bench/profile.sh NAME [N] (a benchmark of bench/src/bench.c)}

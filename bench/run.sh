@@ -19,7 +19,6 @@
 # Exit status 1 when a benchmark fails or prints no number, a guest does
 # not finish, or a console shows a kernel bug.  Missing a speed target
 # does not fail the run (the table says so).
-# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
 
 mode=full do_build=yes

@@ -32,7 +32,7 @@ stty -F "$out" raw -echo 2>/dev/null
 
 if [ -n "${UTRACE_SCRIPT:-}" ] && [ -r "$UTRACE_SCRIPT" ]; then
 	echo "# guest: $(uname -r) running $UTRACE_SCRIPT" >"$out"
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086 # UTRACE_ARGS: words, none when empty
 	sh "$UTRACE_SCRIPT" $UTRACE_ARGS >"$out" 2>&1 </dev/null
 	echo "# guest: script exit status $?" >"$out"
 else

@@ -15,7 +15,7 @@ for t in "${TOPICS[@]}"; do
 		# the imported tree has no upstream history to look Fixes: ids up in.
 		out=$(cd "$LINUX_DIR" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict --quiet --show-types --no-summary --ignore UNKNOWN_COMMIT_ID \
 			--color=never "$dir/$t/$p" 2>&1) && st=0 || st=$?
-		if [ $st -eq 0 ] && [ -z "$out" ]; then
+		if [ "$st" -eq 0 ] && [ -z "$out" ]; then
 			pass=$((pass + 1))
 		else
 			fail=$((fail + 1))

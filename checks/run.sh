@@ -16,7 +16,7 @@ series=1
 mkdir -p "$BUILD/results"
 rc=0
 "$TOP/checks/checkpatch.sh" || rc=1
-# shellcheck disable=SC2046
+# shellcheck disable=SC2046 # one argument per config name
 "$TOP/scripts/build.sh" $(active_configs) || rc=1
 "$TOP/checks/static.sh" || rc=1
 "$TOP/checks/ptrace-symbols.sh" || rc=1

@@ -9,11 +9,12 @@
 chk=$BUILD/check
 basesrc=$chk/base-src
 mkdir -p "$chk" "$BUILD/results"
-head=$(kgit rev-parse HEAD)
+kgit rev-parse HEAD >/dev/null # no kernel tree (no HEAD): stop here
 cc="gcc"
 command -v ccache >/dev/null && cc="ccache gcc"
 export CCACHE_BASEDIR=$BUILD
-export KBUILD_BUILD_TIMESTAMP="$(ref_get commit-date)" KBUILD_BUILD_USER=utrace KBUILD_BUILD_HOST=workbench
+KBUILD_BUILD_TIMESTAMP=$(ref_get commit-date)
+export KBUILD_BUILD_TIMESTAMP KBUILD_BUILD_USER=utrace KBUILD_BUILD_HOST=workbench
 
 mapfile -t files < <(kgit diff --name-only --diff-filter=AM base HEAD -- '*.c' \
 	':!tools/' ':!Documentation/' ':!scripts/')
@@ -155,7 +156,7 @@ run_coccinelle() {
 run_rule() {
 	local rule=$1 out=$2 opts p
 	opts=$(sed -n 's#^// Options:##p' "$rule" | head -n1)
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086 # $opts: the rule's spatch options, as words
 	if ! spatch -D report --no-show-diff --very-quiet --cocci-file "$rule" $opts \
 		"${inc[@]}" "${paths[@]}" >"$out" 2>/dev/null; then
 		for p in "${paths[@]}"; do
@@ -275,7 +276,7 @@ for c in $(active_configs); do
 		echo "static: $c config: $head_reused head finding file(s) of this very tree ($(kgit rev-parse --short 'HEAD^{tree}')) reused from $hcache"
 	fi
 done
-echo "static: coccinelle ran ${#cocci_rules[@]} kernel rules + $(ls "$TOP"/checks/cocci/*.cocci | wc -l) of ours; not runnable without OCaml scripting: ${#cocci_ocaml[@]} (${cocci_ocaml[*]##*/})"
+echo "static: coccinelle ran ${#cocci_rules[@]} kernel rules + $(find "$TOP/checks/cocci" -maxdepth 1 -name '*.cocci' | wc -l) of ours; not runnable without OCaml scripting: ${#cocci_ocaml[@]} (${cocci_ocaml[*]##*/})"
 echo "static: $checked file/config pair(s) checked with sparse and coccinelle: $new_total new finding(s), $base_total in the base"
 # One count per file/config pair: a pair with new findings fails.
 echo "$((checked - ${#bad[@]})) ${#bad[@]} 0" >"$BUILD/results/check-static.counts"

@@ -10,7 +10,8 @@
 
 [ -e "$LINUX_DIR/.git" ] || die "no kernel tree in $LINUX_DIR: run 'make tree'"
 jobs=$(nproc)
-export KBUILD_BUILD_TIMESTAMP="$(ref_get commit-date)"
+KBUILD_BUILD_TIMESTAMP=$(ref_get commit-date)
+export KBUILD_BUILD_TIMESTAMP
 export KBUILD_BUILD_USER=utrace KBUILD_BUILD_HOST=workbench
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
 # Paths below build/ are hashed relative to the O= directory, so a fresh

@@ -9,7 +9,7 @@ pkgs=(
 	"$(ref_get package)=$version"
 	build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils kmod
 	python3 perl ccache sparse coccinelle libcap-dev python3-ply python3-git
-	qemu-system-x86 gcc-multilib strace rsync stress-ng
+	qemu-system-x86 gcc-multilib strace rsync stress-ng shellcheck
 )
 
 missing=()

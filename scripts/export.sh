@@ -38,7 +38,7 @@ export_topic() {
 	# The cover letter is dated by the branch head, not by the clock.
 	date=$(kgit log -1 --format=%aD "$t")
 	sed -i "s/^Date: .*/Date: $date/" "$dir/0000-cover-letter.patch"
-	(cd "$dir" && ls -1 [0-9][0-9][0-9][0-9]-*.patch | grep -v '^0000-cover-letter.patch$') >>"$dir/series"
+	(cd "$dir" && printf '%s\n' [0-9][0-9][0-9][0-9]-*.patch | grep -v '^0000-cover-letter.patch$') >>"$dir/series"
 }
 
 for t in "${TOPICS[@]}"; do

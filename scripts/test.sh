@@ -13,7 +13,8 @@ mkdir -p "$res"
 rm -f "$res"/*.counts
 rc=0
 stage() {
-	local name=$1 t0=$(date +%s)
+	local name=$1 t0
+	t0=$(date +%s)
 	shift
 	note "test: $name"
 	if "$@"; then
@@ -24,18 +25,20 @@ stage() {
 	fi
 }
 
+# shellcheck disable=SC2317 # called through stage
 unit() {
 	local log=$res/unit.log st=0
 	python3 -m unittest discover -s "$TOP/tests/harness" -t "$TOP" -p 'test_*.py' -v >"$log" 2>&1 || st=$?
 	tail -n 5 "$log"
-	[ $st -eq 0 ] || grep -E '^(FAIL|ERROR):' "$log"
+	[ "$st" -eq 0 ] || grep -E '^(FAIL|ERROR):' "$log"
 	local run failed
 	run=$(sed -n 's/^Ran \([0-9]*\) tests\?.*/\1/p' "$log")
 	failed=$(grep -cE '^(FAIL|ERROR):' "$log" || true)
 	echo "$((${run:-0} - failed)) $failed 0" >"$res/unit.counts"
-	[ $st -eq 0 ] && [ "${run:-0}" -gt 0 ]
+	[ "$st" -eq 0 ] && [ "${run:-0}" -gt 0 ]
 }
 
+# shellcheck disable=SC2317 # called through stage
 compare_counts() {
 	local st=0
 	"$TOP/scripts/compare.sh" || st=$?
@@ -49,9 +52,10 @@ compare_counts() {
 			if (bad) f++; else if (skip) s++; else p++ }
 			END { printf "%d %d %d\n", p, f, s }' "$res/compare.tsv" >"$res/compare.counts"
 	fi
-	return $st
+	return "$st"
 }
 
+# shellcheck disable=SC2317 # called through stage
 roundtrip() {
 	if "$TOP/scripts/export.sh" --check-only; then
 		echo "1 0 0" >"$res/roundtrip.counts"

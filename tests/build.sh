@@ -66,8 +66,9 @@ declare -A not_in_guest=(
 	[test_syscall_vdso_32]="QEMU 7.2 TCG reports a user-mode lretq stack read as a supervisor #PF (emulator bug, kernel oopses)"
 )
 note "building selftests/x86 (ptrace and stepping)"
-# shellcheck disable=SC2086
-ksft x86 $(for p in $x86_progs; do echo "$out/ksft-x86/$p"; done)
+x86_targets=()
+for p in $x86_progs; do x86_targets+=("$out/ksft-x86/$p"); done
+ksft x86 "${x86_targets[@]}"
 
 note "building selftests/seccomp"
 ksft seccomp "$out/ksft-seccomp/seccomp_bpf"
