@@ -12,6 +12,8 @@ above 1 means utrace is slower.
 
 Exit status 1 when any run has a failed benchmark, misses a benchmark
 another run has, or did not reach its end; speed never fails the run.
+Bad arguments or an output file that cannot be written: one line on
+stderr, exit 2.
 """
 import argparse
 import html
@@ -303,8 +305,15 @@ def write_svg(path, rows, kernels, title):
         f.write('\n'.join(out) + '\n')
 
 
+class Parser(argparse.ArgumentParser):
+    """Bad arguments are one line on stderr (exit 2), not the usage."""
+
+    def error(self, message):
+        self.exit(2, f'{self.prog}: {message} (see {self.prog} --help)\n')
+
+
 def main(argv):
-    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap = Parser(prog='report.py', description=__doc__.split('\n')[0])
     ap.add_argument('--mode', choices=('full', 'smoke'), required=True)
     ap.add_argument('--tsv', required=True)
     ap.add_argument('--svg', required=True)
@@ -348,9 +357,12 @@ def main(argv):
     absent = dict(x.partition('=')[::2] for x in a.absent)
 
     rows = build_rows(data, order, full)
-    write_tsv(a.tsv, rows)
     title = f'utrace benchmark ({a.mode}): ' + ' vs '.join(kernels)
-    write_svg(a.svg, rows, kernels, title)
+    try:
+        write_tsv(a.tsv, rows)
+        write_svg(a.svg, rows, kernels, title)
+    except OSError as e:
+        ap.exit(2, f'report.py: cannot write {e.filename}: {e.strerror or e}\n')
 
     print(table(rows, kernels, full))
     for line in slope_lines(rows, kernels) + counting_lines(rows, kernels):

@@ -14,7 +14,9 @@ block per group (the first lines of its first occurrence) and exits 1
 when there is any finding, 0 otherwise.
 
 Usage: consolescan.py console.log...
+Bad arguments or a log that cannot be read: one line on stderr, exit 2.
 """
+import argparse
 import re
 import sys
 
@@ -162,14 +164,24 @@ def group(findings):
     return [(fs[0], fs) for fs in groups.values()]
 
 
+class Parser(argparse.ArgumentParser):
+    """Bad arguments are one line on stderr (exit 2), not the usage."""
+
+    def error(self, message):
+        self.exit(2, f'{self.prog}: {message} (see {self.prog} --help)\n')
+
+
 def main(argv):
-    if len(argv) < 2:
-        print(__doc__.strip(), file=sys.stderr)
-        return 2
+    ap = Parser(prog='consolescan.py', description=__doc__,
+                formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False)
+    ap.add_argument('logs', nargs='+', metavar='console.log')
     bad = 0
-    for path in argv[1:]:
-        with open(path, errors='replace') as f:
-            lines = f.readlines()
+    for path in ap.parse_args(argv[1:]).logs:
+        try:
+            with open(path, errors='replace') as f:
+                lines = f.readlines()
+        except OSError as e:
+            ap.exit(2, f'consolescan.py: cannot read {path}: {e.strerror or e}\n')
         for first, all_of_it in group(scan(lines)):
             bad += 1
             seen = ''

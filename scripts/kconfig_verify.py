@@ -16,7 +16,10 @@ series): an option that no Kconfig file under DIR defines does not exist
 yet at that commit (e.g. the sample engines before their patch), so it is
 only reported, not an error.  Without --tree a typo is an error, as it
 must be.
+
+Bad arguments or a file that cannot be read: one line on stderr, exit 2.
 """
+import argparse
 import os
 import re
 import sys
@@ -64,22 +67,34 @@ def defined_symbols(tree):
     return syms
 
 
+class Parser(argparse.ArgumentParser):
+    """Bad arguments are one line on stderr (exit 2), not the usage."""
+
+    def error(self, message):
+        self.exit(2, f'{self.prog}: {message} (see {self.prog} --help)\n')
+
+
 def main(argv):
-    tree = None
-    if len(argv) > 2 and argv[1] == '--tree':
-        tree = argv[2]
-        argv = argv[:1] + argv[3:]
-    if len(argv) < 3:
-        print(__doc__.strip(), file=sys.stderr)
-        return 2
+    ap = Parser(prog='kconfig_verify.py', description=__doc__,
+                formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False)
+    ap.add_argument('--tree', metavar='DIR')
+    ap.add_argument('config', metavar='CONFIG')
+    ap.add_argument('fragments', nargs='+', metavar='FRAGMENT')
+    a = ap.parse_args(argv[1:])
+    tree = a.tree
+    if tree and not os.path.isdir(tree):
+        ap.error(f'--tree {tree}: not a directory')
     known = defined_symbols(tree) if tree else None
-    with open(argv[1]) as f:
-        config = parse(f)
     bad = 0
     frags = []
-    for path in argv[2:]:
-        with open(path) as f:
-            frags.append((path, parse(f)))
+    try:
+        with open(a.config) as f:
+            config = parse(f)
+        for path in a.fragments:
+            with open(path) as f:
+                frags.append((path, parse(f)))
+    except OSError as e:
+        ap.exit(2, f'kconfig_verify.py: cannot read {e.filename}: {e.strerror or e}\n')
     for i, (path, frag) in enumerate(frags):
         later = set().union(*(f for _, f in frags[i + 1:]))
         frag = {k: v for k, v in frag.items() if k not in later}

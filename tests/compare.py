@@ -32,12 +32,50 @@ reads 'n/a' and is not compared.  A result that NAME reported for it
 anyway reads 'unexpected' and fails the run: its runner did not leave the
 suite out.  Both options may be given more than once and hold for any
 number of columns.
+
+Bad arguments or an input file that cannot be read: one line on stderr,
+exit 2.
 """
+import argparse
 import sys
 
 import tablist
 
 GOOD = ('pass', 'skip', 'xfail', 'n/a')
+
+
+class Parser(argparse.ArgumentParser):
+    """Bad arguments are one line on stderr (exit 2), not the usage."""
+
+    def error(self, message):
+        self.exit(2, f'{self.prog}: {message} (see {self.prog} --help)\n')
+
+
+def pair(what):
+    """An argparse type: 'NAME=VALUE' as (NAME, VALUE), split at the first '='."""
+    def split(arg):
+        name, eq, value = arg.partition('=')
+        if not eq:
+            raise argparse.ArgumentTypeError(f'{arg!r} is not {what}')
+        return name, value
+    return split
+
+
+def parse_args(argv):
+    ap = Parser(prog='compare.py', description=__doc__,
+                formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False)
+    ap.add_argument('out', metavar='OUT_TSV')
+    ap.add_argument('columns', nargs='+', type=pair('NAME=RESULTS_TSV'),
+                    metavar='NAME=RESULTS_TSV')
+    ap.add_argument('--absent', action='append', default=[], type=pair('NAME=REASON'),
+                    metavar='NAME=REASON')
+    ap.add_argument('--known', metavar='FILE')
+    ap.add_argument('--only', action='append', default=[], type=pair('NAME=SUITE_PREFIX'),
+                    metavar='NAME=SUITE_PREFIX')
+    ap.add_argument('--without', action='append', default=[], type=pair('NAME=SUITE_PREFIX'),
+                    metavar='NAME=SUITE_PREFIX')
+    # The options may come anywhere among the columns.
+    return ap, ap.parse_intermixed_args(argv[1:])
 
 
 def load(path):
@@ -121,28 +159,20 @@ def decide(table):
 
 
 def main(argv):
-    args = argv[1:]
-    if len(args) < 2:
-        print(__doc__.strip(), file=sys.stderr)
-        return 2
-    out = args.pop(0)
-    columns, absent, known, only, without = [], [], {}, [], []
-    while args:
-        a = args.pop(0)
-        if a == '--absent':
-            absent.append(args.pop(0).split('=', 1))
-            continue
-        if a == '--known':
-            known = load_known(args.pop(0))
-            continue
-        if a == '--only':
-            only.append(tuple(args.pop(0).split('=', 1)))
-            continue
-        if a == '--without':
-            without.append(tuple(args.pop(0).split('=', 1)))
-            continue
-        name, path = a.split('=', 1)
-        rows, order = load(path)
+    ap, a = parse_args(argv)
+    out, absent, only, without = a.out, a.absent, a.only, a.without
+    known = {}
+    if a.known is not None:
+        try:
+            known = load_known(a.known)
+        except OSError as e:
+            ap.exit(2, f'compare.py: cannot read {a.known}: {e.strerror or e}\n')
+    columns = []
+    for name, path in a.columns:
+        try:
+            rows, order = load(path)
+        except OSError as e:
+            ap.exit(2, f'compare.py: cannot read {path}: {e.strerror or e}\n')
         same = [c for c in columns if c[0] == name]
         if same:
             _, have, have_order = same[0]
@@ -154,10 +184,13 @@ def main(argv):
     # --without first: a left-out suite's 'skip' there is a result, not n/a.
     table = apply_only(apply_without(apply_known(merge(columns), known), names, without),
                        names, only)
-    with open(out, 'w') as f:
-        f.write('\t'.join(['suite', 'test'] + names) + '\n')
-        for (suite, test), res in table:
-            f.write('\t'.join([suite, test] + res) + '\n')
+    try:
+        with open(out, 'w') as f:
+            f.write('\t'.join(['suite', 'test'] + names) + '\n')
+            for (suite, test), res in table:
+                f.write('\t'.join([suite, test] + res) + '\n')
+    except OSError as e:
+        ap.exit(2, f'compare.py: cannot write {out}: {e.strerror or e}\n')
     width = max([len(f'{s}.{t}') for (s, t), _ in table] + [10])
     width = min(width, 72)
     cols = [max(12, len(n)) for n in names]

@@ -18,7 +18,9 @@ reason, kernels a comma-separated list of kernel names or '*'.
 
 Usage: ktap.py [--kernel KERNEL --may-skip MAY_SKIP] OUTPUT_LOG > results.tsv
        (columns: suite test result detail)
+Bad arguments or a file that cannot be read: one line on stderr, exit 2.
 """
+import argparse
 import re
 import sys
 
@@ -125,28 +127,40 @@ def parse(lines, may_skip=None):
     return rows, problems
 
 
+class Parser(argparse.ArgumentParser):
+    """Bad arguments are one line on stderr (exit 2), not the usage."""
+
+    def error(self, message):
+        self.exit(2, f'{self.prog}: {message} (see {self.prog} --help)\n')
+
+
 def main(argv):
-    args = argv[1:]
-    kernel, may_skip = None, {}
-    if len(args) == 5 and args[0] == '--kernel' and args[2] == '--may-skip':
-        kernel = args[1]
-        may_skip = load_may_skip(args[3], kernel)
-        args = args[4:]
-    if len(args) != 1:
-        print(__doc__.strip(), file=sys.stderr)
-        return 2
-    with open(args[0], errors='replace') as f:
-        rows, problems = parse(f.readlines(), may_skip)
+    ap = Parser(prog='ktap.py', description=__doc__,
+                formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False)
+    ap.add_argument('--kernel', metavar='KERNEL')
+    ap.add_argument('--may-skip', metavar='MAY_SKIP')
+    ap.add_argument('log', metavar='OUTPUT_LOG')
+    a = ap.parse_args(argv[1:])
+    if (a.kernel is None) != (a.may_skip is None):
+        ap.error('--kernel and --may-skip go together')
+    kernel, may_skip = a.kernel, {}
+    try:
+        if a.may_skip is not None:
+            may_skip = load_may_skip(a.may_skip, kernel)
+        with open(a.log, errors='replace') as f:
+            rows, problems = parse(f.readlines(), may_skip)
+    except OSError as e:
+        ap.exit(2, f'ktap.py: cannot read {e.filename}: {e.strerror or e}\n')
     print('suite\ttest\tresult\tdetail')
     for r in rows:
         print('\t'.join(r))
     for s, t, r, d in rows:
         if t == '(program)' and r == 'fail' and d.startswith('ran nothing'):
-            print(f'ktap.py: {args[0]}: {s} ran nothing on {kernel or "this kernel"}: '
+            print(f'ktap.py: {a.log}: {s} ran nothing on {kernel or "this kernel"}: '
                   'a failure (list it in tests/may-skip.txt if it may skip there)',
                   file=sys.stderr)
     for p in problems:
-        print(f'ktap.py: {args[0]}: {p}', file=sys.stderr)
+        print(f'ktap.py: {a.log}: {p}', file=sys.stderr)
     return 1 if problems else 0
 
 

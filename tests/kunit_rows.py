@@ -22,8 +22,10 @@ Usage: kunit_rows.py KUNIT_JSON > kunit.tsv   (columns: suite test result detail
 
 Exit 1, with one 'kunit/(console) (results) missing' row, when the JSON
 is missing or holds no case: the kernel printed no KUnit results (run it
-only for a kernel with CONFIG_KUNIT=y).
+only for a kernel with CONFIG_KUNIT=y).  Bad arguments: one line on
+stderr, exit 2.
 """
+import argparse
 import json
 import sys
 
@@ -67,12 +69,20 @@ def rows(data):
     return numbered
 
 
+class Parser(argparse.ArgumentParser):
+    """Bad arguments are one line on stderr (exit 2), not the usage."""
+
+    def error(self, message):
+        self.exit(2, f'{self.prog}: {message} (see {self.prog} --help)\n')
+
+
 def main(argv):
-    if len(argv) != 2:
-        print(__doc__.strip(), file=sys.stderr)
-        return 2
+    ap = Parser(prog='kunit_rows.py', description=__doc__,
+                formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False)
+    ap.add_argument('json', metavar='KUNIT_JSON')
+    path = ap.parse_args(argv[1:]).json
     try:
-        with open(argv[1]) as f:
+        with open(path) as f:
             found = rows(json.load(f))
         why = 'kunit.py found no KUnit results in the console (no KTAP: did the suites run?)'
     except (OSError, ValueError) as e:
@@ -80,7 +90,7 @@ def main(argv):
     print('suite\ttest\tresult\tdetail')
     if not found:
         print('\t'.join(NO_RESULTS + (why,)))
-        print(f'kunit_rows.py: {argv[1]}: {why}', file=sys.stderr)
+        print(f'kunit_rows.py: {path}: {why}', file=sys.stderr)
         return 1
     for r in found:
         print('\t'.join(r))

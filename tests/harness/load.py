@@ -1,6 +1,7 @@
 """Import the harness's scripts by path (they are programs, not a package)."""
 import importlib.util
 import os
+import subprocess
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -26,3 +27,17 @@ def write_tsv(d, name, rows, end='\n'):
         for r in rows:
             f.write('\t'.join(r) + end)
     return p
+
+
+def one_line_error(test, relpath, *args):
+    """Run the program relpath with bad input, as its callers do: it must
+    fail with one line on stderr (no traceback, no usage text).  Returns
+    (exit status, that line)."""
+    r = subprocess.run([sys.executable, os.path.join(TOP, relpath), *args],
+                       capture_output=True, text=True)
+    what = f'{relpath} {" ".join(args)}'
+    test.assertNotEqual(r.returncode, 0, f'{what}: exit 0 on bad input')
+    test.assertNotIn('Traceback', r.stderr, what)
+    lines = r.stderr.splitlines()
+    test.assertEqual(len(lines), 1, f'{what}: want one line on stderr, got:\n{r.stderr}')
+    return r.returncode, lines[0]

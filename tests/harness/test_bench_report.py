@@ -5,7 +5,7 @@ import os
 import tempfile
 import unittest
 
-from tests.harness.load import load
+from tests.harness.load import load, one_line_error
 
 rep = load('bench/report.py')
 
@@ -242,6 +242,33 @@ class TestCounting(unittest.TestCase):
         rows = [{'name': 'syscount-untraced', 'on': 'FAIL'},
                 {'name': 'syscount-utrace-engine', 'on': 13.0}]
         self.assertEqual(rep.counting_lines(rows, ['on']), [])
+
+
+class TestCommandLine(unittest.TestCase):
+    """Bad input is one line on stderr and exit 2, never a traceback or the usage."""
+
+    def bad(self, *args, want=()):
+        rc, line = one_line_error(self, 'bench/report.py', *args)
+        self.assertEqual(rc, 2, line)
+        self.assertTrue(line.startswith('report.py: '), line)
+        for w in want:
+            self.assertIn(w, line)
+
+    def test_bad_arguments(self):
+        with tempfile.TemporaryDirectory() as d:
+            opts = ['--mode', 'smoke', '--tsv', os.path.join(d, 'b.tsv'), '--svg', os.path.join(d, 'b.svg')]
+            log = 'utrace-off=' + os.path.join(d, 'off.log')
+            self.bad(want=['required'])
+            self.bad(*opts, want=['KERNEL=LOG'])
+            self.bad(*opts, '--bogus', log, want=['--bogus'])
+            self.bad('--mode', 'fast', *opts[2:], log, want=['fast'])
+            self.bad(*opts, 'nokernel', want=['nokernel'])
+
+    def test_output_cannot_be_written(self):
+        with tempfile.TemporaryDirectory() as d:
+            tsv = os.path.join(d, 'no', 'dir', 'b.tsv')
+            self.bad('--mode', 'smoke', '--tsv', tsv, '--svg', os.path.join(d, 'b.svg'),
+                     'utrace-off=' + os.path.join(d, 'off.log'), want=[tsv])
 
 
 if __name__ == '__main__':

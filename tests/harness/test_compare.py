@@ -1,11 +1,13 @@
 """tests/compare.py: identical rows pass, any difference or failure fails."""
 import io
 import os
+import subprocess
+import sys
 import tempfile
 import unittest
 from contextlib import redirect_stdout
 
-from tests.harness.load import load, write_tsv
+from tests.harness.load import TOP, load, one_line_error, write_tsv
 
 cmp = load('tests/compare.py')
 
@@ -54,10 +56,6 @@ class TestCompare(unittest.TestCase):
         rc, lines = self.run_compare([('a', 't1', 'pass')], None)
         self.assertEqual(rc, 0)
         self.assertEqual(lines[0], 'suite\ttest\tutrace-off')
-
-
-if __name__ == '__main__':
-    unittest.main()
 
 
 class TestKnownFailures(unittest.TestCase):
@@ -201,3 +199,77 @@ class TestBystanderColumn(unittest.TestCase):
                                '--absent', 'utrace-on+bystander=no test module yet'])
             self.assertEqual(rc, 0)
             self.assertIn('no utrace-on+bystander column: no test module yet', buf.getvalue())
+
+
+class TestCommandLine(unittest.TestCase):
+    """As scripts/compare.sh and scripts/debug.sh call it; bad input is one
+    line on stderr and exit 2, never a traceback."""
+
+    ROWS = [('a', 't1', 'pass')]
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.d = tmp.name
+        self.out = os.path.join(self.d, 'compare.tsv')
+        self.off = 'utrace-off=' + tsv(self.d, 'off', self.ROWS)
+        self.on = 'utrace-on=' + tsv(self.d, 'on', self.ROWS)
+        self.known = os.path.join(self.d, 'known')
+        with open(self.known, 'w') as f:
+            f.write('# none\n')
+
+    def bad(self, *args, want=()):
+        rc, line = one_line_error(self, 'tests/compare.py', *args)
+        self.assertEqual(rc, 2, line)
+        self.assertTrue(line.startswith('compare.py: '), line)
+        for w in want:
+            self.assertIn(w, line)
+        self.assertFalse(os.path.exists(self.out), 'OUT_TSV written despite bad input')
+
+    def test_options_among_the_columns(self):
+        r = subprocess.run([sys.executable, os.path.join(TOP, 'tests/compare.py'), self.out, self.off,
+                            '--absent', 'utrace-on+bystander=not built = yet', self.on,
+                            '--known', self.known, '--only', 'utrace-on=ksft-utrace/',
+                            '--without', 'utrace-on+bystander=ksft-utrace/'],
+                           capture_output=True, text=True)
+        self.assertEqual((r.returncode, r.stderr), (0, ''))
+        self.assertIn('compare: no utrace-on+bystander column: not built = yet', r.stdout)
+        self.assertIn('compare: OK: 1 rows identical on utrace-off, utrace-on', r.stdout)
+        with open(self.out) as f:
+            self.assertEqual(f.read(), 'suite\ttest\tutrace-off\tutrace-on\na\tt1\tpass\tpass\n')
+
+    def test_unknown_option(self):
+        self.bad(self.out, self.off, '--bogus', want=['--bogus'])
+        self.bad(self.out, self.off, '--know', self.known, want=['--know'])  # no abbreviations
+
+    def test_wrong_argument_count(self):
+        self.bad(want=['required'])
+        self.bad(self.out, want=['required', 'NAME=RESULTS_TSV'])
+        self.bad(self.out, '--known', self.known, want=['NAME=RESULTS_TSV'])
+        self.bad(self.out, self.off, '--only', want=['--only'])
+
+    def test_not_name_equals_value(self):
+        self.bad(self.out, os.path.join(self.d, 'off'), want=['is not NAME=RESULTS_TSV'])
+        self.bad(self.out, self.off, '--absent', 'no-equals-sign', want=['--absent', 'NAME=REASON'])
+        self.bad(self.out, self.off, '--without', 'x', want=['--without'])
+
+    def test_missing_results_file(self):
+        missing = os.path.join(self.d, 'nonexistent.tsv')
+        self.bad(self.out, self.off, 'utrace-on=' + missing, want=[missing, 'No such file'])
+
+    def test_missing_known_file(self):
+        missing = os.path.join(self.d, 'nonexistent.txt')
+        self.bad(self.out, self.off, '--known', missing, want=[missing, 'No such file'])
+
+    def test_results_file_is_a_directory(self):
+        self.bad(self.out, 'utrace-off=' + self.d, want=[self.d])
+
+    def test_out_cannot_be_written(self):
+        out = os.path.join(self.d, 'no', 'such', 'dir.tsv')
+        rc, line = one_line_error(self, 'tests/compare.py', out, self.off)
+        self.assertEqual(rc, 2)
+        self.assertIn(out, line)
+
+
+if __name__ == '__main__':
+    unittest.main()

@@ -5,7 +5,7 @@ import tempfile
 import unittest
 from contextlib import redirect_stdout
 
-from tests.harness.load import load
+from tests.harness.load import load, one_line_error
 
 scan = load('boot/consolescan.py')
 
@@ -448,6 +448,22 @@ class TestGrouping(unittest.TestCase):
             HUNG.replace('ptrace_attach:112', 'stress:130')
         groups = scan.group(scan.scan(text.splitlines(True)))
         self.assertEqual([len(seen) for _, seen in groups], [2, 1])
+
+
+class TestCommandLine(unittest.TestCase):
+    """Bad input is one line on stderr and exit 2, never a traceback."""
+
+    def test_no_log(self):
+        rc, line = one_line_error(self, 'boot/consolescan.py')
+        self.assertEqual(rc, 2)
+        self.assertIn('console.log', line)
+
+    def test_missing_log(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, 'console.log')
+            rc, line = one_line_error(self, 'boot/consolescan.py', path)
+            self.assertEqual(rc, 2)
+            self.assertEqual(line, f'consolescan.py: cannot read {path}: No such file or directory')
 
 
 if __name__ == '__main__':

@@ -1,7 +1,9 @@
 """scripts/kconfig_verify.py: a fragment option dropped by olddefconfig is an error."""
+import os
+import tempfile
 import unittest
 
-from tests.harness.load import load
+from tests.harness.load import load, one_line_error
 
 kv = load('scripts/kconfig_verify.py')
 
@@ -93,6 +95,36 @@ class TestTree(unittest.TestCase):
     def test_defined_option_dropped_is_still_an_error(self):
         self.assertEqual(self.run_main('menuconfig UTRACE\n\tbool "x"\n', '',
                                        'CONFIG_UTRACE=y\n'), 1)
+
+
+class TestCommandLine(unittest.TestCase):
+    """Bad input is one line on stderr and exit 2, never a traceback."""
+
+    def bad(self, *args, want=()):
+        rc, line = one_line_error(self, 'scripts/kconfig_verify.py', *args)
+        self.assertEqual(rc, 2, line)
+        self.assertTrue(line.startswith('kconfig_verify.py: '), line)
+        for w in want:
+            self.assertIn(w, line)
+
+    def test_bad_arguments(self):
+        with tempfile.TemporaryDirectory() as d:
+            config = os.path.join(d, '.config')
+            with open(config, 'w') as f:
+                f.write(CONFIG)
+            self.bad(want=['CONFIG', 'FRAGMENT'])
+            self.bad(config, want=['FRAGMENT'])
+            self.bad('--tree', want=['--tree'])
+            self.bad('--bogus', config, config, want=['--bogus'])
+            self.bad('--tree', os.path.join(d, 'no-tree'), config, config, want=['no-tree'])
+
+    def test_missing_files(self):
+        with tempfile.TemporaryDirectory() as d:
+            config, frag = os.path.join(d, '.config'), os.path.join(d, 'frag.config')
+            self.bad(config, frag, want=[config, 'No such file'])
+            with open(config, 'w') as f:
+                f.write(CONFIG)
+            self.bad(config, frag, want=[frag, 'No such file'])
 
 
 if __name__ == '__main__':

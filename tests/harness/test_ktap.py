@@ -6,7 +6,7 @@ import tempfile
 import unittest
 from contextlib import redirect_stderr, redirect_stdout
 
-from tests.harness.load import TOP, load
+from tests.harness.load import TOP, load, one_line_error
 
 ktap = load('tests/ktap.py')
 
@@ -196,6 +196,36 @@ class TestRanNothing(unittest.TestCase):
                 self.assertEqual(rc, 0)
                 self.assertIn(f'ksft-utrace/utrace_engines\t(program)\t{want}\t', out.getvalue())
                 self.assertEqual('ran nothing on utrace-on' in err.getvalue(), want == 'fail')
+
+
+class TestCommandLine(unittest.TestCase):
+    """Bad input is one line on stderr and exit 2, never a traceback."""
+
+    def bad(self, *args, want=()):
+        rc, line = one_line_error(self, 'tests/ktap.py', *args)
+        self.assertEqual(rc, 2, line)
+        self.assertTrue(line.startswith('ktap.py: '), line)
+        for w in want:
+            self.assertIn(w, line)
+
+    def test_bad_arguments(self):
+        with tempfile.TemporaryDirectory() as d:
+            log = os.path.join(d, 'output.log')
+            with open(log, 'w') as f:
+                f.write('1..0\n')
+            self.bad(want=['OUTPUT_LOG'])
+            self.bad(log, log, want=['unrecognized'])
+            self.bad('--bogus', log, want=['--bogus'])
+            self.bad('--kernel', 'utrace-on', log, want=['--may-skip'])
+            self.bad(log, '--may-skip', want=['--may-skip'])
+
+    def test_missing_files(self):
+        with tempfile.TemporaryDirectory() as d:
+            log, lst = os.path.join(d, 'output.log'), os.path.join(d, 'may-skip')
+            self.bad(log, want=[log, 'No such file'])
+            with open(log, 'w') as f:
+                f.write('1..0\n')
+            self.bad('--kernel', 'utrace-on', '--may-skip', lst, log, want=[lst, 'No such file'])
 
 
 if __name__ == '__main__':

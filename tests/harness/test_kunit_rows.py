@@ -20,7 +20,7 @@ import tempfile
 import unittest
 from contextlib import redirect_stderr, redirect_stdout
 
-from tests.harness.load import TOP, load, write_tsv
+from tests.harness.load import TOP, load, one_line_error, write_tsv
 
 kr = load('tests/kunit_rows.py')
 cmp = load('tests/compare.py')
@@ -141,6 +141,23 @@ class TestKunitRowsCompared(unittest.TestCase):
     def test_a_case_that_never_reported_fails_the_run(self):
         rc, _ = self.run_compare(self.GOOD + [ROWS[12]])
         self.assertEqual(rc, 1)
+
+
+class TestCommandLine(unittest.TestCase):
+    """Bad arguments are one line on stderr and exit 2, never a traceback
+    (a missing JSON is a row, above)."""
+
+    def test_bad_arguments(self):
+        for args in ((), (JSON, JSON), ('--bogus', JSON)):
+            rc, line = one_line_error(self, 'tests/kunit_rows.py', *args)
+            self.assertEqual(rc, 2, line)
+            self.assertTrue(line.startswith('kunit_rows.py: '), line)
+
+    def test_missing_json_is_one_line_too(self):
+        with tempfile.TemporaryDirectory() as d:
+            rc, line = one_line_error(self, 'tests/kunit_rows.py', os.path.join(d, 'kunit.json'))
+            self.assertEqual(rc, 1)
+            self.assertIn('kunit.py wrote no JSON', line)
 
 
 if __name__ == '__main__':
