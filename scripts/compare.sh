@@ -100,4 +100,8 @@ fi
 "$TOP/tests/compare.py" "$res/compare.tsv" "${cols[@]}" "${absent[@]}" \
 	--known "$TOP/tests/known-failures.txt" --only utrace-on=ksft-utrace/ \
 	--only utrace-on=kunit/ --without "$by=ksft-utrace/" || rc=1
+# The same results as a KernelCI (KCIDB) document (tests/README.md, "KCIDB").
+rm -f "$res/kcidb.json"
+"$TOP/tests/kcidb.py" --out-dir "$BUILD/out" "$res/kcidb.json" "$res/compare.tsv" \
+	--series "${TOPICS[@]/#/$TOP/branches/}" || rc=1
 exit $rc

@@ -10,6 +10,7 @@ pkgs=(
 	build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils kmod
 	python3 perl ccache sparse coccinelle libcap-dev python3-ply python3-git
 	qemu-system-x86 gcc-multilib strace rsync stress-ng shellcheck
+	python3-jsonschema python3-rfc3987
 )
 
 missing=()
