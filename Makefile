@@ -13,7 +13,7 @@ S := scripts
 # The recipes source scripts/lib.sh, which is bash.
 SHELL := /bin/bash
 
-.PHONY: all deps tree export export-check build check compare debug slow unit test bench bench-smoke profile clean help
+.PHONY: all deps tree export export-check rfc build check compare debug slow unit test bench bench-smoke profile clean help
 
 all: compare
 
@@ -35,6 +35,10 @@ export:
 ## export-check  fail when kernel work is not in branches/ (run before you stop)
 export-check:
 	@$(S)/export-check.sh
+
+## rfc           write the whole stack as one RFC series (build/rfc/vN/) and the stable fix (build/rfc/stable/), checked with git am
+rfc:
+	@$(S)/rfc.sh
 
 ## build         build the guest kernels (utrace-off, and utrace-on once it exists)
 build: tree

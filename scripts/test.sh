@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # make test: everything CI runs, in order: the kernel tree, the harness's
-# own unit tests, the export round trip, 'make check' (without the
-# per-patch builds), 'make compare', 'make debug' and the benchmark smoke
-# run.  Every stage runs even when an earlier one failed (except when the
-# tree cannot be made), so one run shows every problem.  The last line is
-# the plain 'N passed, N failed' tally over the unit tests, the checks and
-# the comparison rows.
+# own unit tests, the export round trip, the RFC series ('scripts/rfc.sh
+# --check': the whole stack, and the stable fix with its test, apply with
+# git am on base), 'make check' (without the per-patch builds), 'make
+# compare', 'make debug' and the benchmark smoke run.  Every stage runs
+# even when an earlier one failed (except when the tree cannot be made),
+# so one run shows every problem.  The last line is the plain 'N passed,
+# N failed' tally over the unit tests, the checks and the comparison rows.
 . "$(dirname "$0")/lib.sh"
 
 res=$BUILD/results
@@ -56,6 +57,17 @@ compare_counts() {
 }
 
 # shellcheck disable=SC2317 # called through stage
+rfc_series() {
+	if "$TOP/scripts/rfc.sh" --check; then
+		echo "1 0 0" >"$res/rfc.counts"
+	else
+		echo "rfc: 'make rfc' would write a series that does not apply or is not numbered right (above)"
+		echo "0 1 0" >"$res/rfc.counts"
+		return 1
+	fi
+}
+
+# shellcheck disable=SC2317 # called through stage
 roundtrip() {
 	if "$TOP/scripts/export.sh" --check-only; then
 		echo "1 0 0" >"$res/roundtrip.counts"
@@ -73,6 +85,7 @@ if [ ! -d "$LINUX_DIR/.git" ]; then
 else
 	stage "harness unit tests" unit
 	stage "export round trip" roundtrip
+	stage "RFC series (make rfc: git am on base, the stable fix alone)" rfc_series
 	stage "make check (without per-patch builds)" "$TOP/checks/run.sh" --no-series
 	stage "make compare" compare_counts
 	stage "make debug (lockdep & co, every compare program)" "$TOP/scripts/debug.sh"

@@ -1,0 +1,164 @@
+"""scripts/rfc.sh (make rfc): the whole stack as one RFC series, and the
+stable fix on its own.  Run on a toy kernel tree (a few files, the three
+topic branches, the stable fix and its test), so no kernel is needed:
+the version and changelog rules, the cover letter filled in with no
+placeholder left, the numbering, the git am checks and the Cc: stable
+rule."""
+import os
+import re
+import subprocess
+import tempfile
+import unittest
+
+from tests.harness.load import TOP
+
+RFC = os.path.join(TOP, 'scripts', 'rfc.sh')
+FIX = 'ptrace: drop the step state when the tracer exits while we are stopped'
+TEST = 'selftests/ptrace: add step_tracer_exit, step state after the tracer exits'
+COVER = 'toy: a subject for the cover letter\n\nThe text of the cover letter.\n'
+
+
+class RfcScript(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.d = self.tmp.name
+        self.env = dict(os.environ, HOME=self.d, GIT_CONFIG_NOSYSTEM='1',
+                        GIT_AUTHOR_NAME='A Developer', GIT_AUTHOR_EMAIL='dev@example.org',
+                        GIT_COMMITTER_NAME='A Developer', GIT_COMMITTER_EMAIL='dev@example.org',
+                        GIT_AUTHOR_DATE='2026-12-03T10:00:00Z',
+                        GIT_COMMITTER_DATE='2026-12-03T10:00:00Z',
+                        LINUX_DIR=os.path.join(self.d, 'linux'), BUILD=os.path.join(self.d, 'build'),
+                        RFC_DIR=os.path.join(self.d, 'rfc'), TMPDIR=self.d)
+        os.makedirs(self.env['RFC_DIR'])
+        self.rfc_files('1\n', COVER, 'v1: first posting\n')
+
+    def rfc_files(self, version, cover, changelog):
+        for name, text in (('version', version), ('cover.txt', cover), ('changelog.txt', changelog)):
+            with open(os.path.join(self.env['RFC_DIR'], name), 'w') as f:
+                f.write(text)
+
+    def git(self, *args):
+        subprocess.run(['git', '-C', self.env['LINUX_DIR'], *args], env=self.env, check=True,
+                       capture_output=True)
+
+    def commit(self, subject, files, body='', mode=None):
+        for path, text in files.items():
+            p = os.path.join(self.env['LINUX_DIR'], path)
+            os.makedirs(os.path.dirname(p), exist_ok=True)
+            with open(p, 'w') as f:
+                f.write(text)
+            if mode:
+                os.chmod(p, mode)
+            self.git('add', path)
+        self.git('commit', '-q', '-m', f'{subject}\n\n{body}Signed-off-by: A Developer <dev@example.org>')
+
+    def toy_tree(self, test_needs_earlier=False):
+        """base; stepping-fixes: a selftest, the fix, its test; utrace-core;
+        utrace-ptrace.  With test_needs_earlier the test's Makefile line sits
+        next to the earlier selftest's, so it does not apply on base alone."""
+        os.makedirs(self.env['LINUX_DIR'])
+        self.git('init', '-q', '-b', 'import')
+        mk = 'tools/testing/selftests/ptrace/Makefile'
+        sig = ''.join(f'line {i}\n' for i in range(20))
+        self.commit('import', {'kernel/signal.c': sig, mk: 'TEST_GEN_PROGS := a\n\ninclude ../lib.mk\n'})
+        self.git('tag', 'base')
+        self.git('checkout', '-q', '-b', 'stepping-fixes')
+        self.commit('selftests/ptrace: add step_fork, stepping across fork/vfork/clone',
+                    {mk: 'TEST_GEN_PROGS := a\nTEST_GEN_PROGS += step_fork\n\ninclude ../lib.mk\n'})
+        self.commit(FIX, {'kernel/signal.c': sig.replace('line 5\n', 'line 5, fixed\n')},
+                    body='Why.\n\nFixes: 1da177e4c3f4 ("Linux-2.6.12-rc2")\n')
+        files = {'tools/testing/selftests/ptrace/step_tracer_exit.c': 'int main(void) { return 0; }\n'}
+        if test_needs_earlier:
+            files[mk] = ('TEST_GEN_PROGS := a\nTEST_GEN_PROGS += step_fork step_tracer_exit\n\n'
+                         'include ../lib.mk\n')
+        self.commit(TEST, files)
+        self.git('checkout', '-q', '-b', 'utrace-core')
+        self.commit('utrace: add the engine API', {'kernel/utrace.c': 'utrace\n',
+                                                   'tools/testing/selftests/utrace/run.sh': '#!/bin/sh\n'},
+                    mode=0o755)
+        self.git('checkout', '-q', '-b', 'utrace-ptrace')
+        self.commit('ptrace: make ptrace a utrace engine', {'kernel/signal.c': sig + 'utrace\n'})
+
+    def run_rfc(self, *args):
+        return subprocess.run([RFC, *args], env=self.env, capture_output=True, text=True)
+
+    def read(self, *path):
+        with open(os.path.join(self.env['BUILD'], 'rfc', *path)) as f:
+            return f.read()
+
+    def test_check_passes(self):
+        self.toy_tree()
+        r = self.run_rfc('--check')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("git am on base gives utrace-ptrace's tree", r.stderr)
+        self.assertFalse(os.path.exists(self.env['BUILD']), '--check writes nothing to build/')
+
+    def test_writes_the_series_and_the_stable_pair(self):
+        self.toy_tree()
+        r = self.run_rfc()
+        self.assertEqual(r.returncode, 0, r.stderr)
+        names = sorted(os.listdir(os.path.join(self.env['BUILD'], 'rfc', 'v1')))
+        self.assertEqual(len(names), 6, names)
+        cover = self.read('v1', names[0])
+        self.assertIn('Subject: [RFC PATCH v1 0/5] toy: a subject for the cover letter\n', cover)
+        self.assertIn('\nThe text of the cover letter.\n\nChangelog:\nv1: first posting\n', cover)
+        self.assertIn('\nbase-commit: ', cover)
+        self.assertNotIn('***', cover)
+        self.assertIn('Subject: [RFC PATCH v1 5/5] ptrace: make ptrace', self.read('v1', names[5]))
+        stable = sorted(os.listdir(os.path.join(self.env['BUILD'], 'rfc', 'stable')))
+        self.assertEqual(len(stable), 2, stable)
+        fix, test = (self.read('stable', n) for n in stable)
+        self.assertIn('Subject: [PATCH 1/2] ptrace: drop the step state', fix)
+        self.assertRegex(fix, r'\n\nCc: stable@vger.kernel.org\nFixes: [^\n]*\nSigned-off-by: [^\n]*\n---\n')
+        self.assertIn('Subject: [PATCH 2/2] selftests/ptrace: add step_tracer_exit', test)
+        self.assertNotIn('stable@vger', test)
+
+    def test_stable_test_that_needs_earlier_commits(self):
+        self.toy_tree(test_needs_earlier=True)
+        r = self.run_rfc()
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn(f"stable: '{TEST}' does not apply with git am on base plus", r.stderr)
+        self.assertIn('put the stable patches first on that branch', r.stderr)
+        self.assertIn('stepping-fixes', r.stderr)
+        # The whole series is fine, and the fix alone still goes to stable.
+        self.assertEqual(len(os.listdir(os.path.join(self.env['BUILD'], 'rfc', 'v1'))), 6)
+        stable = os.listdir(os.path.join(self.env['BUILD'], 'rfc', 'stable'))
+        self.assertEqual(len(stable), 1, stable)
+        fix = self.read('stable', stable[0])
+        self.assertIn('Subject: [PATCH] ptrace: drop the step state', fix)
+        self.assertIn('\nCc: stable@vger.kernel.org\n', fix)
+
+    def test_changelog_needs_a_section_for_the_version(self):
+        # No kernel tree: rfc/ is checked first.
+        self.rfc_files('2\n', COVER, 'v1: first posting\n')
+        r = self.run_rfc('--check')
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("has no section for v2 at its top", r.stderr)
+        self.rfc_files('2\n', COVER, 'v1: first posting\n\nv2: later\n')
+        self.assertIn("has no section for v2 at its top", self.run_rfc('--check').stderr)
+        self.rfc_files('2\n', COVER, 'v2: later\nv2: twice\n')
+        self.assertIn('newest first, each version once', self.run_rfc('--check').stderr)
+
+    def test_rfc_files_are_checked(self):
+        for version, cover, want in (('1.0\n', COVER, 'must hold one number'),
+                                     ('1\n', 'subject\nno blank line\n', 'a blank line, then the text'),
+                                     ('1\n', '[RFC PATCH] subject\n\ntext\n', 'without the [RFC PATCH'),
+                                     ('1\n', COVER + 'x' * 73 + '\n', 'at most 72 columns'),
+                                     ('1\n', COVER + '\tindented\n', 'printable ASCII')):
+            with self.subTest(want=want):
+                self.rfc_files(version, cover, 'v1: first posting\n')
+                r = self.run_rfc('--check')
+                self.assertNotEqual(r.returncode, 0)
+                self.assertIn(want, r.stderr)
+
+    def test_a_placeholder_left_fails(self):
+        self.toy_tree()
+        self.rfc_files('1\n', COVER + '*** BLURB HERE ***\n', 'v1: first posting\n')
+        r = self.run_rfc('--check')
+        self.assertNotEqual(r.returncode, 0)
+        self.assertRegex(r.stderr, re.escape("still has git's placeholder '*** BLURB HERE ***'"))
+
+
+if __name__ == '__main__':
+    unittest.main()
