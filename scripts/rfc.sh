@@ -16,16 +16,18 @@
 # itself is only read): every file is numbered [RFC PATCH vN MM/NN], the
 # cover has the subject and base-commit: and no placeholder; 'git am' of
 # the patches on base gives exactly the top topic's tree.  The stable
-# series is the fix and its selftest, 'git am'ed on base alone; the fix
+# series is the fix alone (its selftest builds on the five step tests
+# before it, so it stays in the series), 'git am'ed on base; the fix
 # gets 'Cc: stable@vger.kernel.org' only if it applies there, and each
 # applied patch must have the same patch-id as its commit in the stack.
 . "$(dirname "$0")/lib.sh"
 
 RFC_DIR=${RFC_DIR:-$TOP/rfc}
-# The stable series, by subject, in order; the first is the fix.
+# The stable series, by subject, in order; the first is the fix.  Its
+# selftest (step_tracer_exit) is not part of it: the test's Makefile and
+# .gitignore hunks need the step tests that come before it.
 STABLE=(
 	"ptrace: drop the step state when the tracer exits while we are stopped"
-	"selftests/ptrace: add step_tracer_exit, step state after the tracer exits"
 )
 STABLE_CC="Cc: stable@vger.kernel.org"
 PLACEHOLDERS=("*** SUBJECT HERE ***" "*** BLURB HERE ***")

@@ -53,10 +53,11 @@ class RfcScript(unittest.TestCase):
             self.git('add', path)
         self.git('commit', '-q', '-m', f'{subject}\n\n{body}Signed-off-by: A Developer <dev@example.org>')
 
-    def toy_tree(self, test_needs_earlier=False):
+    def toy_tree(self, fix_needs_earlier=False):
         """base; stepping-fixes: a selftest, the fix, its test; utrace-core;
-        utrace-ptrace.  With test_needs_earlier the test's Makefile line sits
-        next to the earlier selftest's, so it does not apply on base alone."""
+        utrace-ptrace.  With fix_needs_earlier the selftest before the fix
+        changes the line the fix changes, so the fix does not apply on base
+        alone."""
         os.makedirs(self.env['LINUX_DIR'])
         self.git('init', '-q', '-b', 'import')
         mk = 'tools/testing/selftests/ptrace/Makefile'
@@ -64,15 +65,17 @@ class RfcScript(unittest.TestCase):
         self.commit('import', {'kernel/signal.c': sig, mk: 'TEST_GEN_PROGS := a\n\ninclude ../lib.mk\n'})
         self.git('tag', 'base')
         self.git('checkout', '-q', '-b', 'stepping-fixes')
-        self.commit('selftests/ptrace: add step_fork, stepping across fork/vfork/clone',
-                    {mk: 'TEST_GEN_PROGS := a\nTEST_GEN_PROGS += step_fork\n\ninclude ../lib.mk\n'})
-        self.commit(FIX, {'kernel/signal.c': sig.replace('line 5\n', 'line 5, fixed\n')},
+        early = {mk: 'TEST_GEN_PROGS := a\nTEST_GEN_PROGS += step_fork\n\ninclude ../lib.mk\n'}
+        if fix_needs_earlier:
+            sig = sig.replace('line 5\n', 'line 5, moved\n')
+            early['kernel/signal.c'] = sig
+        self.commit('selftests/ptrace: add step_fork, stepping across fork/vfork/clone', early)
+        self.commit(FIX, {'kernel/signal.c': sig.replace('line 5', 'line 5, fixed')},
                     body='Why.\n\nFixes: 1da177e4c3f4 ("Linux-2.6.12-rc2")\n')
-        files = {'tools/testing/selftests/ptrace/step_tracer_exit.c': 'int main(void) { return 0; }\n'}
-        if test_needs_earlier:
-            files[mk] = ('TEST_GEN_PROGS := a\nTEST_GEN_PROGS += step_fork step_tracer_exit\n\n'
-                         'include ../lib.mk\n')
-        self.commit(TEST, files)
+        self.commit(TEST, {'tools/testing/selftests/ptrace/step_tracer_exit.c':
+                           'int main(void) { return 0; }\n',
+                           mk: ('TEST_GEN_PROGS := a\nTEST_GEN_PROGS += step_fork step_tracer_exit\n\n'
+                                'include ../lib.mk\n')})
         self.git('checkout', '-q', '-b', 'utrace-core')
         self.commit('utrace: add the engine API', {'kernel/utrace.c': 'utrace\n',
                                                    'tools/testing/selftests/utrace/run.sh': '#!/bin/sh\n'},
@@ -94,7 +97,7 @@ class RfcScript(unittest.TestCase):
         self.assertIn("git am on base gives utrace-ptrace's tree", r.stderr)
         self.assertFalse(os.path.exists(self.env['BUILD']), '--check writes nothing to build/')
 
-    def test_writes_the_series_and_the_stable_pair(self):
+    def test_writes_the_series_and_the_stable_fix(self):
         self.toy_tree()
         r = self.run_rfc()
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -106,28 +109,24 @@ class RfcScript(unittest.TestCase):
         self.assertIn('\nbase-commit: ', cover)
         self.assertNotIn('***', cover)
         self.assertIn('Subject: [RFC PATCH v1 5/5] ptrace: make ptrace', self.read('v1', names[5]))
+        # The fix alone: its selftest needs the step test before it.
         stable = sorted(os.listdir(os.path.join(self.env['BUILD'], 'rfc', 'stable')))
-        self.assertEqual(len(stable), 2, stable)
-        fix, test = (self.read('stable', n) for n in stable)
-        self.assertIn('Subject: [PATCH 1/2] ptrace: drop the step state', fix)
-        self.assertRegex(fix, r'\n\nCc: stable@vger.kernel.org\nFixes: [^\n]*\nSigned-off-by: [^\n]*\n---\n')
-        self.assertIn('Subject: [PATCH 2/2] selftests/ptrace: add step_tracer_exit', test)
-        self.assertNotIn('stable@vger', test)
-
-    def test_stable_test_that_needs_earlier_commits(self):
-        self.toy_tree(test_needs_earlier=True)
-        r = self.run_rfc()
-        self.assertNotEqual(r.returncode, 0)
-        self.assertIn(f"stable: '{TEST}' does not apply with git am on base plus", r.stderr)
-        self.assertIn('put the stable patches first on that branch', r.stderr)
-        self.assertIn('stepping-fixes', r.stderr)
-        # The whole series is fine, and the fix alone still goes to stable.
-        self.assertEqual(len(os.listdir(os.path.join(self.env['BUILD'], 'rfc', 'v1'))), 6)
-        stable = os.listdir(os.path.join(self.env['BUILD'], 'rfc', 'stable'))
         self.assertEqual(len(stable), 1, stable)
         fix = self.read('stable', stable[0])
         self.assertIn('Subject: [PATCH] ptrace: drop the step state', fix)
-        self.assertIn('\nCc: stable@vger.kernel.org\n', fix)
+        self.assertRegex(fix, r'\n\nCc: stable@vger.kernel.org\nFixes: [^\n]*\nSigned-off-by: [^\n]*\n---\n')
+        self.assertIn('\nbase-commit: ', fix)
+
+    def test_stable_fix_that_needs_earlier_commits(self):
+        self.toy_tree(fix_needs_earlier=True)
+        r = self.run_rfc()
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn(f"stable: the fix '{FIX}' does not apply with git am on base alone", r.stderr)
+        self.assertIn('stepping-fixes', r.stderr)
+        # The whole series is fine; there is no stable series.
+        self.assertEqual(len(os.listdir(os.path.join(self.env['BUILD'], 'rfc', 'v1'))), 6)
+        stable = os.path.join(self.env['BUILD'], 'rfc', 'stable')
+        self.assertEqual(os.listdir(stable) if os.path.isdir(stable) else [], [])
 
     def test_changelog_needs_a_section_for_the_version(self):
         # No kernel tree: rfc/ is checked first.
