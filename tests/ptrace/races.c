@@ -10,6 +10,8 @@
  */
 #include <dirent.h>
 #include <pthread.h>
+#include <sched.h>
+#include <sys/resource.h>
 #include <sys/time.h>
 #include <linux/io_uring.h>
 #include "ptrace_util.h"
@@ -743,6 +745,142 @@ TEST_F_TIMEOUT(race, threads_attach_detach_kill_exec_50, RACE_TIMEOUT)
 		if (st < 0)
 			kill_reap(pid);
 	}
+}
+
+/* ---- PTRACE_SEIZE with PTRACE_O_TRACEEXIT racing a thread's exit ---- */
+
+#define PF_EXITING_FLAG	0x4	/* include/linux/sched.h, /proc stat field 9 */
+
+struct late_exit {
+	int tid_w;	/* the thread writes its tid here */
+	int go_r;	/* and exits when a byte arrives here */
+};
+
+/*
+ * A thread with a file table of its own and a few thousand open files:
+ * do_exit() closes them after exit_signals() has set PF_EXITING, which
+ * keeps the thread between the two for a while.
+ */
+static void *thread_late_exit(void *arg)
+{
+	struct late_exit *le = arg;
+	pid_t tid = sys_gettid();
+	char c;
+
+	if (unshare(CLONE_FILES))
+		syscall(SYS_exit, 3);
+	while (open("/dev/null", O_RDONLY) >= 0)
+		;
+	if (write(le->tid_w, &tid, sizeof(tid)) != sizeof(tid) ||
+	    read(le->go_r, &c, 1) != 1)
+		syscall(SYS_exit, 4);
+	syscall(SYS_exit, 0);
+	return NULL;
+}
+
+static int body_late_exit(void *arg)
+{
+	struct late_exit *le = arg;
+	struct rlimit rl;
+	pthread_t th;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl)) {
+		rl.rlim_cur = rl.rlim_max < 8192 ? rl.rlim_max : 8192;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (pthread_create(&th, NULL, thread_late_exit, le))
+		return 3;
+	pause();
+	return 5;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* PF_EXITING of @tid in @pid: 1 or 0; -1 once the thread is gone. */
+static int thread_exiting(pid_t pid, pid_t tid)
+{
+	char path[64], buf[512], *p;
+	unsigned long flags;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
+	if (read_file_str(path, buf, sizeof(buf)) < 0)
+		return -1;
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) != 1)
+		return -1;
+	return !!(flags & PF_EXITING_FLAG);
+}
+
+/*
+ * 6.12 do_exit() reports PTRACE_EVENT_EXIT before exit_signals() sets
+ * PF_EXITING.  A tracer that seizes with PTRACE_O_TRACEEXIT before the
+ * thread exits sees the EXIT stop, then the exit; one that seizes once
+ * PF_EXITING shows (and interrupts) sees only the exit: legacy attaches
+ * to an exiting thread that is not yet a zombie, and ptrace on utrace
+ * must do the same although utrace refuses new engines from PF_EXITING
+ * on.  Even iterations seize before, odd ones after; the odd ones must
+ * land in the window at least once, or the test proved nothing.
+ */
+TEST_F_TIMEOUT(race, seize_traceexit_before_and_after_exit_signals_20,
+	       RACE_TIMEOUT)
+{
+	int tid_fds[2], go_fds[2], i, st, r, e, landed = 0;
+	struct late_exit le;
+	long long end;
+	pid_t pid, tid;
+
+	for (i = 0; i < 20; i++) {
+		ASSERT_EQ(0, pipe(tid_fds));
+		ASSERT_EQ(0, pipe(go_fds));
+		le.tid_w = tid_fds[1];
+		le.go_r = go_fds[0];
+		pid = plain_child(_metadata, body_late_exit, &le);
+		close(tid_fds[1]);
+		close(go_fds[0]);
+		ASSERT_EQ((ssize_t)sizeof(tid), read(tid_fds[0], &tid, sizeof(tid)));
+		close(tid_fds[0]);
+		if (!(i & 1)) {
+			ASSERT_EQ(0, ptr_err(PTRACE_SEIZE, tid, 0,
+					     PTRACE_O_TRACEEXIT));
+			ASSERT_EQ(0, pipe_write_byte(go_fds[1], 'x'));
+			ASSERT_EQ(ST_EVENT(PTRACE_EVENT_EXIT),
+				  wstat_timeout(tid, __WALL, 10000)) {
+				TH_LOG("iteration %d: no EXIT stop", i);
+			}
+			ASSERT_EQ(0, ptr_err(PTRACE_CONT, tid, 0, 0));
+		} else {
+			ASSERT_EQ(0, pipe_write_byte(go_fds[1], 'x'));
+			end = now_ms() + 10000;
+			while ((e = thread_exiting(pid, tid)) == 0)
+				ASSERT_LT(now_ms(), end);
+			r = e < 0 ? -ESRCH :
+			    ptr_err(PTRACE_SEIZE, tid, 0, PTRACE_O_TRACEEXIT);
+			EXPECT_TRUE(r == 0 || r == -EPERM || r == -ESRCH) {
+				TH_LOG("iteration %d: PTRACE_SEIZE %d", i, r);
+			}
+			if (r) {
+				close(go_fds[1]);
+				kill_reap(pid);
+				continue;
+			}
+			landed++;
+			EXPECT_EQ(0, ptr_err(PTRACE_INTERRUPT, tid, 0, 0));
+		}
+		st = wstat_timeout(tid, __WALL, 10000);
+		EXPECT_EQ(ST_EXITED(0), st) {
+			TH_LOG("iteration %d: thread status %#x", i, st);
+		}
+		close(go_fds[1]);
+		kill_reap(pid);
+	}
+	TH_LOG("%d of 10 seizes landed after exit_signals()", landed);
+	EXPECT_LT(0, landed);
 }
 
 TEST_HARNESS_MAIN
