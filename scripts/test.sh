@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # make test: everything CI runs, in order: the kernel tree, the harness's
 # own unit tests, the export round trip, the RFC series ('scripts/rfc.sh
-# --check': the whole stack, and the stable fix with its test, apply with
-# git am on base), 'make check' (without the per-patch builds), 'make
+# --check': the whole stack, and the stable fix alone, apply with git am
+# on base), 'make check' (without the per-patch builds), 'make
 # compare', 'make debug' and the benchmark smoke run.  Every stage runs
 # even when an earlier one failed (except when the tree cannot be made),
 # so one run shows every problem.  The last line is the plain 'N passed,
@@ -13,17 +13,17 @@ res=$BUILD/results
 mkdir -p "$res"
 rm -f "$res"/*.counts
 rc=0
+times=()
+start=$(date +%s)
 stage() {
-	local name=$1 t0
+	local name=$1 t0 verdict=passed
 	t0=$(date +%s)
 	shift
 	note "test: $name"
-	if "$@"; then
-		note "test: $name passed ($(($(date +%s) - t0)) s)"
-	else
-		note "test: $name FAILED ($(($(date +%s) - t0)) s)"
-		rc=1
-	fi
+	"$@" || verdict=FAILED
+	[ "$verdict" = passed ] || rc=1
+	note "test: $name $verdict ($(($(date +%s) - t0)) s)"
+	times+=("$(printf '%6d s  %-6s  %s' "$(($(date +%s) - t0))" "$verdict" "$name")")
 }
 
 # shellcheck disable=SC2317 # called through stage
@@ -101,5 +101,8 @@ for f in "$res"/*.counts; do
 	passed=$((passed + p)) failed=$((failed + fl)) skipped=$((skipped + s))
 done
 [ $rc -eq 0 ] || [ $failed -gt 0 ] || failed=1 # a stage failed without counting
+note "test: stage times"
+printf '%s\n' "${times[@]}"
+printf '%6d s  total\n' "$(($(date +%s) - start))"
 echo "$passed passed, $failed failed, $skipped skipped"
 exit $rc
