@@ -108,7 +108,9 @@ run fork-exit-wait 120 $B fork "$(n 1000)"
 run execve-tiny 120 $B exec "$(n 1000)" /tmp/bin/tiny
 run signal-handler 120 $B signal "$(n 30000)"
 run signal-handler-detached 120 $B signal-detached "$(n 30000)"
+run signal-mt 120 $B signal-mt "$(n 20000)"
 run thread-create-join 120 $B thread "$(n 2000)"
+run rseq-switch 120 $B rseq-switch "$(n 20000)"
 
 # ---- ptrace ----
 run ptrace-syscall 120 $B ptrace-syscall "$(n 10000)"

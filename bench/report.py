@@ -26,7 +26,8 @@ KERNELS = ('utrace-off', 'utrace-on')
 GROUPS = [
     ('untraced: what everyone pays', ('getpid', 'fork-exit-wait', 'execve-tiny',
                                        'signal-handler', 'signal-handler-detached',
-                                       'thread-create-join'), 1.01),
+                                       'signal-mt', 'thread-create-join',
+                                       'rseq-switch'), 1.01),
     ('ptrace', ('ptrace-syscall', 'singlestep', 'attach-detach', 'peekdata',
                 'process-vm-readv', 'tracefork', 'strace-f', 'gdb-breakpoint'), 1.00),
     ('counting every syscall of a workload', ('syscount-untraced', 'syscount-strace-c',

@@ -23,8 +23,10 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -32,6 +34,8 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
+#include <sys/rseq.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/user.h>
@@ -293,6 +297,236 @@ static void b_signal_detached(long n)
 	median_result("ns/signal", r_signal, n, NULL);
 }
 static void b_thread(long n) { median_result("us/thread", r_thread, n, NULL); }
+
+/*
+ * rseq-switch: two threads of one process ping-pong through a futex
+ * word: one operation is a round trip, two context switches on one CPU
+ * (guest.sh pins everything to CPU 0; the program pins itself to the CPU
+ * it runs on, for a run by hand).  Both threads have rseq registered
+ * (glibc does it for every thread since 2.35; without it, the program
+ * registers its own area), so every switch sets TIF_NOTIFY_RESUME and
+ * each return to user mode takes resume_user_mode_work(), where the
+ * utrace hook tests the thread's utrace flags.
+ */
+static long futex(int *word, int op, int val)
+{
+	return syscall(SYS_futex, word, op, val, NULL, NULL, 0);
+}
+
+/* Sleep until *word is no longer val. */
+static void wait_while(int *word, int val)
+{
+	while (__atomic_load_n(word, __ATOMIC_ACQUIRE) == val)
+		if (futex(word, FUTEX_WAIT_PRIVATE, val) < 0 &&
+		    errno != EAGAIN && errno != EINTR)
+			die("FUTEX_WAIT");
+}
+
+static void set_and_wake(int *word, int val)
+{
+	__atomic_store_n(word, val, __ATOMIC_RELEASE);
+	if (futex(word, FUTEX_WAKE_PRIVATE, 1) < 0)
+		die("FUTEX_WAKE");
+}
+
+/* The area the program registers itself when glibc did not. */
+static __thread struct rseq own_rseq;
+
+/*
+ * Make sure the calling thread has rseq registered and the kernel keeps
+ * its cpu_id up to date.  Exit 4 (not measured) if the kernel has no
+ * rseq.
+ */
+static void rseq_check(void)
+{
+	struct rseq *rs = &own_rseq;
+
+	if (__rseq_size) {
+		rs = (struct rseq *)((char *)__builtin_thread_pointer() + __rseq_offset);
+	} else {
+		own_rseq.cpu_id = RSEQ_CPU_ID_UNINITIALIZED;
+		/* 32: the original size, which every kernel with rseq takes. */
+		if (syscall(SYS_rseq, &own_rseq, 32, 0, RSEQ_SIG) < 0) {
+			if (errno == ENOSYS) {
+				fprintf(stderr, "the kernel has no rseq (CONFIG_RSEQ=n)\n");
+				exit(4);
+			}
+			die("rseq registration");
+		}
+	}
+	if ((int)__atomic_load_n(&rs->cpu_id, __ATOMIC_RELAXED) < 0)
+		die("rseq is registered but its cpu_id is %d", (int)rs->cpu_id);
+}
+
+static int turn;	/* 0: the main thread's turn, 1: the partner's */
+static int partner_stop;
+
+static void *switch_partner(void *arg)
+{
+	rseq_check();
+	for (;;) {
+		wait_while(&turn, 0);
+		if (__atomic_load_n(&partner_stop, __ATOMIC_ACQUIRE))
+			return NULL;
+		set_and_wake(&turn, 0);
+	}
+}
+
+static double r_switch(long n, const char *arg)
+{
+	double t = now_ns();
+
+	for (long i = 0; i < n; i++) {
+		set_and_wake(&turn, 1);
+		wait_while(&turn, 1);
+	}
+	return now_ns() - t;
+}
+
+/*
+ * Pin the calling thread (and the threads it creates later) to the CPU
+ * it runs on: guest.sh has pinned everything to CPU 0 already; this is
+ * for a run by hand.  Returns the CPU.
+ */
+static int pin_here(void)
+{
+	cpu_set_t cpus;
+	int cpu = sched_getcpu();
+
+	if (cpu < 0)
+		die("sched_getcpu");
+	CPU_ZERO(&cpus);
+	CPU_SET(cpu, &cpus);
+	if (sched_setaffinity(0, sizeof(cpus), &cpus))
+		die("sched_setaffinity to CPU %d", cpu);
+	return cpu;
+}
+
+/* Context switches of the whole process so far. */
+static long switches(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		die("getrusage");
+	return ru.ru_nvcsw + ru.ru_nivcsw;
+}
+
+static void b_rseq_switch(long n)
+{
+	long ops = (ROUNDS + 1) * round_size(n), sw;
+	pthread_t th;
+	int cpu = pin_here();
+
+	rseq_check();
+	fprintf(stderr, "rseq: %s, pinned to CPU %d\n",
+		__rseq_size ? "registered by glibc" : "registered by bench", cpu);
+	errno = pthread_create(&th, NULL, switch_partner, NULL);
+	if (errno)
+		die("pthread_create");
+	sw = switches();
+	median_result("ns/round-trip", r_switch, n, NULL);
+	sw = switches() - sw;
+	fprintf(stderr, "%.2f context switches per round trip\n", (double)sw / ops);
+	/* On one CPU the partner must run and sleep again in every round trip. */
+	if (sw < 2 * ops)
+		die("%ld context switches for %ld round trips: not taking turns on one CPU", sw, ops);
+	__atomic_store_n(&partner_stop, 1, __ATOMIC_RELEASE);
+	set_and_wake(&turn, 1);
+	errno = pthread_join(th, NULL);
+	if (errno)
+		die("pthread_join");
+}
+
+/*
+ * signal-mt: signals to a multi-threaded process.  The main thread has
+ * SIGUSR1 blocked and sends it to the whole process with kill(getpid()), so
+ * complete_signal() passes over it and picks one of SIGMT_THREADS
+ * threads that wait in pause() with it unblocked; that thread takes it
+ * through get_signal() to a handler, which counts it and wakes the main
+ * thread, and goes back to pause().  One operation is one such round
+ * trip; the next signal is sent only when the handler has run.
+ */
+#define SIGMT_THREADS 4
+
+static int sigmt_handled, sigmt_ready;
+
+static void on_usr1_mt(int sig)
+{
+	int e = errno;
+
+	__atomic_add_fetch(&sigmt_handled, 1, __ATOMIC_RELEASE);
+	futex(&sigmt_handled, FUTEX_WAKE_PRIVATE, 1);
+	errno = e;
+}
+
+static void *sigmt_waiter(void *arg)
+{
+	sigset_t s;
+
+	sigemptyset(&s);
+	sigaddset(&s, SIGUSR1);
+	errno = pthread_sigmask(SIG_UNBLOCK, &s, NULL);
+	if (errno)
+		die("pthread_sigmask");
+	__atomic_add_fetch(&sigmt_ready, 1, __ATOMIC_RELEASE);
+	futex(&sigmt_ready, FUTEX_WAKE_PRIVATE, 1);
+	for (;;)
+		pause();
+	return arg;
+}
+
+/* Sleep until *word is want. */
+static void wait_for(int *word, int want)
+{
+	int v;
+
+	while ((v = __atomic_load_n(word, __ATOMIC_ACQUIRE)) != want)
+		if (futex(word, FUTEX_WAIT_PRIVATE, v) < 0 &&
+		    errno != EAGAIN && errno != EINTR)
+			die("FUTEX_WAIT");
+}
+
+static double r_signal_mt(long n, const char *arg)
+{
+	pid_t me = getpid();
+	int sent = __atomic_load_n(&sigmt_handled, __ATOMIC_ACQUIRE);
+	double t = now_ns();
+
+	for (long i = 0; i < n; i++) {
+		if (kill(me, SIGUSR1))
+			die("kill");
+		wait_for(&sigmt_handled, ++sent);
+	}
+	return now_ns() - t;
+}
+
+static void b_signal_mt(long n)
+{
+	struct sigaction sa = { .sa_handler = on_usr1_mt };
+	pthread_t th;
+	sigset_t s;
+
+	pin_here();
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGUSR1, &sa, NULL))
+		die("sigaction");
+	/* The waiters inherit the blocked signal and unblock it themselves. */
+	sigemptyset(&s);
+	sigaddset(&s, SIGUSR1);
+	errno = pthread_sigmask(SIG_BLOCK, &s, NULL);
+	if (errno)
+		die("pthread_sigmask");
+	for (int i = 0; i < SIGMT_THREADS; i++) {
+		errno = pthread_create(&th, NULL, sigmt_waiter, NULL);
+		if (errno)
+			die("pthread_create");
+	}
+	for (int r; (r = __atomic_load_n(&sigmt_ready, __ATOMIC_ACQUIRE)) != SIGMT_THREADS;)
+		wait_while(&sigmt_ready, r);
+	median_result("ns/signal", r_signal_mt, n, NULL);
+	/* exit() takes the waiting threads along. */
+}
 
 /* ---- ptrace ---- */
 
@@ -811,6 +1045,8 @@ int main(int argc, char **argv)
 		{ "signal", b_signal },
 		{ "signal-detached", b_signal_detached },
 		{ "thread", b_thread },
+		{ "rseq-switch", b_rseq_switch },
+		{ "signal-mt", b_signal_mt },
 		{ "ptrace-syscall", b_ptrace_syscall },
 		{ "singlestep", b_singlestep },
 		{ "attach-detach", b_attach },

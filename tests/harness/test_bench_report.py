@@ -2,10 +2,11 @@
 import contextlib
 import io
 import os
+import re
 import tempfile
 import unittest
 
-from tests.harness.load import load, one_line_error
+from tests.harness.load import TOP, load, one_line_error
 
 rep = load('bench/report.py')
 
@@ -242,6 +243,49 @@ class TestCounting(unittest.TestCase):
         rows = [{'name': 'syscount-untraced', 'on': 'FAIL'},
                 {'name': 'syscount-utrace-engine', 'on': 13.0}]
         self.assertEqual(rep.counting_lines(rows, ['on']), [])
+
+
+class TestUntracedRows(unittest.TestCase):
+    """Every untraced row is run by bench/guest.sh as a subcommand of
+    bench/src/bench.c, and the rows added for issue 18 (hooks on untraced
+    paths: rseq's TIF_NOTIFY_RESUME per context switch, signals to a
+    multi-threaded process) are judged like the other untraced rows."""
+
+    NEW = ('signal-mt', 'rseq-switch')
+
+    def read(self, relpath):
+        with open(os.path.join(TOP, relpath)) as f:
+            return f.read()
+
+    def test_new_rows_have_the_untraced_target(self):
+        title, names, target = rep.GROUPS[0]
+        self.assertTrue(title.startswith('untraced'))
+        for name in self.NEW:
+            self.assertIn(name, names)
+            self.assertEqual(rep.group_of(name), (0, target))
+
+    def test_guest_runs_every_untraced_row_in_table_order(self):
+        guest, bench = self.read('bench/guest.sh'), self.read('bench/src/bench.c')
+        runs = re.findall(r'^run (\S+) [0-9]+ \$B (\S+) "\$\(n [0-9]+\)"', guest, re.M)
+        names = rep.GROUPS[0][1]
+        self.assertEqual([n for n, _ in runs if n in names], list(names))
+        for row, sub in runs:
+            if row in names:
+                self.assertTrue(f'{{ "{sub}", b_' in bench or f'!strcmp(name, "{sub}")' in bench,
+                                f'{row}: bench.c has no subcommand {sub!r}')
+
+    def test_new_rows_ratio_and_verdict(self):
+        off = log({'signal-mt': 10000.0, 'rseq-switch': 6000.0})
+        on = log({'signal-mt': 10050.0, 'rseq-switch': 6120.0})
+        rc, tsv, out, _ = self.run_report('full', {'utrace-off': [off, off],
+                                                   'utrace-on': [on, on]})
+        self.assertEqual(rc, 0)
+        rows = {l.split('\t')[0]: l.split('\t') for l in tsv[1:]}
+        self.assertEqual(rows['signal-mt'][4:7], ['1.0050', '<=1.01', 'met'])
+        self.assertEqual(rows['rseq-switch'][4:7], ['1.0200', '<=1.01', 'NOT met'])
+        self.assertIn('targets NOT met: rseq-switch', out)
+
+    run_report = TestReport.run_report
 
 
 class TestCommandLine(unittest.TestCase):
