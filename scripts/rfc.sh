@@ -278,7 +278,7 @@ if [ "${#stable[@]}" -eq "${#STABLE[@]}" ]; then
 fi
 
 if [ $check -eq 1 ]; then
-	[ $st -eq 0 ] && note "rfc: v$version, $n patches: git am on base gives $top_t's tree; the stable fix and its test apply on base alone"
+	[ $st -eq 0 ] && note "rfc: v$version, $n patches: git am on base gives $top_t's tree; the stable series (${#STABLE[@]} patch(es)) applies on base alone"
 	exit $st
 fi
 note "rfc: ${out#"$TOP"/}: cover letter and $n patches, [$prefix MM/$n]"

@@ -1,6 +1,6 @@
 """scripts/rfc.sh (make rfc): the whole stack as one RFC series, and the
 stable fix on its own.  Run on a toy kernel tree (a few files, the three
-topic branches, the stable fix and its test), so no kernel is needed:
+topic branches, the stable fix), so no kernel is needed:
 the version and changelog rules, the cover letter filled in with no
 placeholder left, the numbering, the git am checks and the Cc: stable
 rule."""
