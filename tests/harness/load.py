@@ -41,3 +41,14 @@ def one_line_error(test, relpath, *args):
     lines = r.stderr.splitlines()
     test.assertEqual(len(lines), 1, f'{what}: want one line on stderr, got:\n{r.stderr}')
     return r.returncode, lines[0]
+
+
+def usage_error(test, relpath, *args, want=()):
+    """one_line_error() for bad arguments or files: exit status 2, the line
+    starts with the program's name, and contains every string of want."""
+    rc, line = one_line_error(test, relpath, *args)
+    test.assertEqual(rc, 2, line)
+    test.assertTrue(line.startswith(os.path.basename(relpath) + ': '), line)
+    for w in want:
+        test.assertIn(w, line)
+    return line

@@ -6,7 +6,7 @@ import re
 import tempfile
 import unittest
 
-from tests.harness.load import TOP, load, one_line_error
+from tests.harness.load import TOP, load, usage_error
 
 rep = load('bench/report.py')
 
@@ -298,11 +298,7 @@ class TestCommandLine(unittest.TestCase):
     """Bad input is one line on stderr and exit 2, never a traceback or the usage."""
 
     def bad(self, *args, want=()):
-        rc, line = one_line_error(self, 'bench/report.py', *args)
-        self.assertEqual(rc, 2, line)
-        self.assertTrue(line.startswith('report.py: '), line)
-        for w in want:
-            self.assertIn(w, line)
+        usage_error(self, 'bench/report.py', *args, want=want)
 
     def test_bad_arguments(self):
         with tempfile.TemporaryDirectory() as d:

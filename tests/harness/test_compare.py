@@ -7,7 +7,7 @@ import tempfile
 import unittest
 from contextlib import redirect_stdout
 
-from tests.harness.load import TOP, load, one_line_error, write_tsv
+from tests.harness.load import TOP, load, one_line_error, usage_error, write_tsv
 
 cmp = load('tests/compare.py')
 
@@ -219,11 +219,7 @@ class TestCommandLine(unittest.TestCase):
             f.write('# none\n')
 
     def bad(self, *args, want=()):
-        rc, line = one_line_error(self, 'tests/compare.py', *args)
-        self.assertEqual(rc, 2, line)
-        self.assertTrue(line.startswith('compare.py: '), line)
-        for w in want:
-            self.assertIn(w, line)
+        usage_error(self, 'tests/compare.py', *args, want=want)
         self.assertFalse(os.path.exists(self.out), 'OUT_TSV written despite bad input')
 
     def test_options_among_the_columns(self):

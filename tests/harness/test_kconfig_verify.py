@@ -3,7 +3,7 @@ import os
 import tempfile
 import unittest
 
-from tests.harness.load import load, one_line_error
+from tests.harness.load import load, usage_error
 
 kv = load('scripts/kconfig_verify.py')
 
@@ -101,11 +101,7 @@ class TestCommandLine(unittest.TestCase):
     """Bad input is one line on stderr and exit 2, never a traceback."""
 
     def bad(self, *args, want=()):
-        rc, line = one_line_error(self, 'scripts/kconfig_verify.py', *args)
-        self.assertEqual(rc, 2, line)
-        self.assertTrue(line.startswith('kconfig_verify.py: '), line)
-        for w in want:
-            self.assertIn(w, line)
+        usage_error(self, 'scripts/kconfig_verify.py', *args, want=want)
 
     def test_bad_arguments(self):
         with tempfile.TemporaryDirectory() as d:

@@ -6,7 +6,7 @@ import tempfile
 import unittest
 from contextlib import redirect_stderr, redirect_stdout
 
-from tests.harness.load import TOP, load, one_line_error
+from tests.harness.load import TOP, load, usage_error
 
 ktap = load('tests/ktap.py')
 
@@ -202,11 +202,7 @@ class TestCommandLine(unittest.TestCase):
     """Bad input is one line on stderr and exit 2, never a traceback."""
 
     def bad(self, *args, want=()):
-        rc, line = one_line_error(self, 'tests/ktap.py', *args)
-        self.assertEqual(rc, 2, line)
-        self.assertTrue(line.startswith('ktap.py: '), line)
-        for w in want:
-            self.assertIn(w, line)
+        usage_error(self, 'tests/ktap.py', *args, want=want)
 
     def test_bad_arguments(self):
         with tempfile.TemporaryDirectory() as d:
