@@ -30,6 +30,8 @@ done
 # it stands for instead: every file the series adds belongs to a
 # MAINTAINERS section other than THE REST (the checked-out top branch).
 top=${TOPICS[${#TOPICS[@]} - 1]}
+added=$(kgit diff --name-only --diff-filter=A base "$top") ||
+	die "checkpatch: cannot list the files base..$top adds: is $LINUX_DIR a 'make tree' checkout?"
 while read -r f; do
 	[ -n "$f" ] || continue
 	secs=$(cd "$LINUX_DIR" && ./scripts/get_maintainer.pl --no-git --no-git-fallback --sections -f "$f" 2>/dev/null) ||
@@ -38,7 +40,7 @@ while read -r f; do
 		fail=$((fail + 1))
 		echo "checkpatch: $f (added by the series) has no MAINTAINERS section: add an F: pattern that covers it"
 	fi
-done < <(kgit diff --name-only --diff-filter=A base "$top" 2>/dev/null || true)
+done <<<"$added"
 echo "checkpatch: $pass patch(es) clean, $fail with findings"
 echo "$pass $fail 0" >"$BUILD/results/check-checkpatch.counts"
 [ $fail -eq 0 ]
