@@ -26,7 +26,7 @@ else
 fi
 
 "$TOP/scripts/build.sh" "${configs[@]}"
-"$TOP/tests/build.sh"
+"$TOP/tests/build-programs.sh"
 
 rc=0
 cols=()
@@ -62,7 +62,7 @@ if [ -n "$bystander" ]; then
 		echo "compare: the utrace-on kernel lacks CONFIG_TEST_UTRACE=m (kconfigs/utrace-on.config): no $by column" >&2
 		rc=1
 	elif [ ! -x "$BUILD/tests/bystander/bystander" ]; then
-		echo "compare: $BUILD/tests/bystander/bystander was not built (tests/build.sh): no $by column" >&2
+		echo "compare: $BUILD/tests/bystander/bystander was not built (tests/build-programs.sh): no $by column" >&2
 		rc=1
 	else
 		boot_column "$by" utrace-on "$TOP/tests/bystander/guest.sh" "$BUILD/tests/runlist"
@@ -97,7 +97,7 @@ fi
 # The KUnit rows (kunit/) come from utrace-on's boot, the one kernel with
 # CONFIG_KUNIT=y: n/a on utrace-off and in the bystander column (the same
 # kernel booted again), missing or failing on utrace-on fails the run.
-"$TOP/tests/compare.py" "$res/compare.tsv" "${cols[@]}" "${absent[@]}" \
+"$TOP/tests/side_by_side.py" "$res/compare.tsv" "${cols[@]}" "${absent[@]}" \
 	--known "$TOP/tests/known-failures.txt" --only utrace-on=ksft-utrace/ \
 	--only utrace-on=kunit/ --without "$by=ksft-utrace/" || rc=1
 # The same results as a KernelCI (KCIDB) document (tests/README.md, "KCIDB").

@@ -43,7 +43,7 @@ if grep -qx 'CONFIG_KUNIT=y' "$BUILD/out/utrace-on/.config" 2>/dev/null &&
 	[ ! -f "$res/utrace-on/kunit.tsv" ]; then
 	fail "no utrace-on KUnit rows in $res/utrace-on/kunit.tsv: run 'make compare' first"
 fi
-[ -f "$BUILD/tests/runlist" ] || fail "no run list: run 'make compare' (tests/build.sh) first"
+[ -f "$BUILD/tests/runlist" ] || fail "no run list: run 'make compare' (tests/build-programs.sh) first"
 
 "$TOP/scripts/build.sh" "$name" || fail "building the $name kernel failed (above)"
 
@@ -78,7 +78,7 @@ fi
 suites=$(awk -F'\t' 'NR > 1 { print $1 }' "$out/results.tsv" | sort -u)
 awk -F'\t' -v s="$suites" 'BEGIN { n = split(s, a, "\n"); for (i = 1; i <= n; i++) want[a[i]] = 1 }
 	FNR == 1 { if (NR == 1) print; next } ($1 in want) || $1 ~ /^kunit\//' "${refs[@]}" >"$out/reference.tsv"
-"$TOP/tests/compare.py" "$res/$name.tsv" "utrace-on=$out/reference.tsv" "${cols[@]}" \
+"$TOP/tests/side_by_side.py" "$res/$name.tsv" "utrace-on=$out/reference.tsv" "${cols[@]}" \
 	--known "$TOP/tests/known-failures.txt" "${only[@]}" >"$out/compare.txt" || {
 	grep -E '<>|fail|missing' "$out/compare.txt" >&2 || tail -n 20 "$out/compare.txt" >&2
 	echo "$name: the $name kernel's results differ from utrace-on's or fail (full: $out/compare.txt)" >&2

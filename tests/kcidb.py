@@ -10,7 +10,7 @@ is validated against that file (python3-jsonschema, Draft7Validator)
 before it is written, so it can be submitted to KernelCI as it is
 (tests/README.md, "KCIDB").  OUT.json '-' writes to stdout.
 
-Input: tables as tests/compare.py writes them (build/results/compare.tsv,
+Input: tables as tests/side_by_side.py writes them (build/results/compare.tsv,
 and debug.tsv, kasan.tsv, rt.tsv from scripts/debug.sh): header
 'suite test KERNEL...', one row per test, one result word per kernel
 column.  A column whose name was already read from an earlier file is
@@ -410,7 +410,7 @@ def parse_args(argv):
     ap = Parser(prog='kcidb.py', description=__doc__.split('\n')[0] + ' (see the file header)')
     ap.add_argument('out', metavar='OUT.json', help="the KCIDB document ('-': stdout)")
     ap.add_argument('inputs', metavar='RESULTS.tsv', nargs='+',
-                    help='compare.py tables: compare.tsv, debug.tsv, kasan.tsv, rt.tsv')
+                    help='side_by_side.py tables: compare.tsv, debug.tsv, kasan.tsv, rt.tsv')
     ap.add_argument('--origin', default='utrace',
                     help='the origin KernelCI gave this CI system (default utrace)')
     ap.add_argument('--schema', default=SCHEMA, help='the KCIDB JSON schema (default: %(default)s)')

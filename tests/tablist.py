@@ -1,7 +1,7 @@
 """Read the harness's tab-separated lists (known-failures.txt, may-skip.txt).
 
 Each list has comment lines ('#'), blank lines and data lines of exactly
-three tab-separated fields.  Shared by tests/ktap.py and tests/compare.py.
+three tab-separated fields.  Shared by tests/ktap.py and tests/side_by_side.py.
 """
 
 

@@ -6,7 +6,7 @@
 # Loads the test module (MODULE.ko, by default the booted kernel's
 # $UTRACE_KBUILD/lib/test_utrace.ko: boot/qemu.py passes the kernel's
 # build directory), runs RUNLIST with tests/run-tests.sh with every
-# program started through the bystander wrapper (built by tests/build.sh
+# program started through the bystander wrapper (built by tests/build-programs.sh
 # next to the run list, in bystander/), then checks that every engine was
 # released, that no callback came after its barrier and that no child
 # went without its engine, and unloads the module.  BYSTANDER_OPTS, if
@@ -33,7 +33,7 @@ fatal() {
 
 [ -n "$ko" ] || fatal "no module: UTRACE_KBUILD is not set and no MODULE.ko was given"
 [ -f "$ko" ] || fatal "$ko does not exist: build the utrace-on kernel with CONFIG_TEST_UTRACE=m"
-[ -x "$wrapper" ] || fatal "no wrapper $wrapper: run tests/build.sh"
+[ -x "$wrapper" ] || fatal "no wrapper $wrapper: run tests/build-programs.sh"
 insmod "$ko" || fatal "insmod $ko failed"
 [ -c /dev/test_utrace ] || fatal "insmod $ko gave no /dev/test_utrace"
 

@@ -6,7 +6,7 @@
 #
 # CLIENT is one of: strace-f strace-c strace-seccomp gdb gdb-watch (the
 # gdb ones run gdb in batch mode on tests/clients/CLIENT.gdb).  BINDIR holds
-# the workload and its helper (built by tests/build.sh into
+# the workload and its helper (built by tests/build-programs.sh into
 # build/tests/clients).
 #
 # Output (run-tests.sh indents it below the program's KTAP result):
@@ -39,7 +39,7 @@ skip() {
 }
 
 if [ ! -x "$workload" ] || [ ! -x "$bindir/workload-helper" ]; then
-	fail "$workload or its helper is missing: run tests/build.sh on the host"
+	fail "$workload or its helper is missing: run tests/build-programs.sh on the host"
 fi
 command -v python3 >/dev/null || fail "python3 is not installed on the host (run make deps)"
 

@@ -143,7 +143,7 @@ def main(argv):
         return 2
     res_dir, runlist, kernels = argv[1], argv[2], argv[3:]
     if not os.path.exists(runlist):
-        print(f'transcripts.py: no run list {runlist}: run tests/build.sh', file=sys.stderr)
+        print(f'transcripts.py: no run list {runlist}: run tests/build-programs.sh', file=sys.stderr)
         return 1
     clients = clients_of(runlist)
     texts = {}

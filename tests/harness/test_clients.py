@@ -12,7 +12,7 @@ norm = load('tests/clients/normalise.py')
 check = load('tests/clients/check.py')
 trans = load('tests/clients/transcripts.py')
 ktap = load('tests/ktap.py')
-cmp = load('tests/compare.py')
+cmp = load('tests/side_by_side.py')
 
 # Shaped like a real guest run of 'strace -f' on the workload (lines trimmed).
 STRACE_F = """\
@@ -501,13 +501,13 @@ class TestTranscripts(unittest.TestCase):
             with open(diff) as f:
                 self.assertIn('+exit_group(4) = ?', f.read())
             self.assertIn('+exit_group(4) = ?', buf.getvalue())
-            # compare.py: a kernel's two results files make one column
+            # side_by_side.py: a kernel's two results files make one column
             res = os.path.join(d, 'results.tsv')
             with open(res, 'w') as f:
                 f.write('suite\ttest\tresult\tdetail\nclients/strace-f\t(program)\tpass\t\n')
             out = os.path.join(d, 'compare.tsv')
             with redirect_stdout(io.StringIO()):
-                rc = cmp.main(['compare.py', out] + [
+                rc = cmp.main(['side_by_side.py', out] + [
                     f'{k}={p}' for k in ('utrace-off', 'utrace-on')
                     for p in (res, os.path.join(d, k, 'transcripts.tsv'))])
             self.assertEqual(rc, 1)

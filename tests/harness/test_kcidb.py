@@ -2,8 +2,9 @@
 
 The main case runs the real pipeline on the harness's sample data:
 data/kunit-console.json through kunit_rows.py, plus a few KTAP-style rows,
-through compare.py (with --known, --only and --without, as compare.sh
-calls it) into a three-column compare.tsv, and that through kcidb.py.
+through side_by_side.py (with --known, --only and --without, as
+scripts/compare.sh calls it) into a three-column compare.tsv, and that
+through kcidb.py.
 """
 import io
 import json
@@ -18,7 +19,7 @@ from tests.harness.load import TOP, load, write_tsv
 
 kc = load('tests/kcidb.py')
 kr = load('tests/kunit_rows.py')
-cmp = load('tests/compare.py')
+cmp = load('tests/side_by_side.py')
 
 SCHEMA = os.path.join(TOP, 'tests', 'kcidb', 'schema.json')
 KUNIT_JSON = os.path.join(TOP, 'tests', 'harness', 'data', 'kunit-console.json')
@@ -62,7 +63,7 @@ def compare_tsv(d):
                   'ksft-ptrace/vmaccess\t(program)\tupstream\n')
     out = os.path.join(d, 'compare.tsv')
     with redirect_stdout(io.StringIO()):
-        cmp.main(['compare.py', out, 'utrace-off=' + off, 'utrace-on=' + on,
+        cmp.main(['side_by_side.py', out, 'utrace-off=' + off, 'utrace-on=' + on,
                   'utrace-on=' + on_kunit, f'{BY}={by}', '--known', known,
                   '--only', 'utrace-on=ksft-utrace/', '--only', 'utrace-on=kunit/',
                   '--without', f'{BY}=ksft-utrace/'])
@@ -219,7 +220,7 @@ class TestStatus(unittest.TestCase):
         self.assertLessEqual({s for s in kc.STATUS.values() if s}, allowed)
 
     def test_compare_words_all_mapped(self):
-        # Every word compare.py counts as good, and every word it makes.
+        # Every word side_by_side.py counts as good, and every word it makes.
         for w in cmp.GOOD + ('fail', 'missing', 'xpass', 'unexpected'):
             self.assertIn(w, kc.STATUS)
 

@@ -167,11 +167,11 @@ class TestRanNothing(unittest.TestCase):
             allowed = ktap.load_may_skip(path, kernel)
             # the engine selftests must run wherever CONFIG_UTRACE=y
             self.assertNotIn('ksft-utrace/utrace_engines', allowed)
-            # the programs tests/build.sh does not run in the guest
+            # the programs tests/build-programs.sh does not run in the guest
             self.assertIn('ksft-x86/mov_ss_trap_64', allowed)
 
     def test_programs_build_sh_does_not_run_may_skip(self):
-        with open(os.path.join(TOP, 'tests', 'build.sh')) as f:
+        with open(os.path.join(TOP, 'tests', 'build-programs.sh')) as f:
             text = f.read()
         table = text[text.index('declare -A not_in_guest=('):]
         table = table[:table.index('\n)')]
@@ -180,7 +180,7 @@ class TestRanNothing(unittest.TestCase):
         allowed = ktap.load_may_skip(os.path.join(TOP, 'tests', 'may-skip.txt'), 'utrace-on')
         for name in names:
             self.assertIn(f'ksft-x86/{name}', allowed,
-                          'tests/build.sh does not run it: list it in tests/may-skip.txt')
+                          'tests/build-programs.sh does not run it: list it in tests/may-skip.txt')
 
     def test_main_with_may_skip_file(self):
         with tempfile.TemporaryDirectory() as d:

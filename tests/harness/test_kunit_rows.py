@@ -23,7 +23,7 @@ from contextlib import redirect_stderr, redirect_stdout
 from tests.harness.load import TOP, load, one_line_error, write_tsv
 
 kr = load('tests/kunit_rows.py')
-cmp = load('tests/compare.py')
+cmp = load('tests/side_by_side.py')
 
 DATA = os.path.join(TOP, 'tests', 'harness', 'data')
 CONSOLE = os.path.join(DATA, 'kunit-console.log')
@@ -112,7 +112,7 @@ class TestKunitRowsCompared(unittest.TestCase):
     def run_compare(self, kunit_on):
         with tempfile.TemporaryDirectory() as d:
             out = os.path.join(d, 'compare.tsv')
-            args = ['compare.py', out, 'utrace-off=' + tsv(d, 'off', self.PROGRAMS),
+            args = ['side_by_side.py', out, 'utrace-off=' + tsv(d, 'off', self.PROGRAMS),
                     'utrace-on=' + tsv(d, 'on', self.PROGRAMS),
                     'utrace-on=' + tsv(d, 'kunit', kunit_on),
                     'utrace-on+bystander=' + tsv(d, 'by', self.PROGRAMS),

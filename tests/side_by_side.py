@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Put the per-kernel results side by side and decide.
 
-  compare.py OUT_TSV NAME=RESULTS_TSV [NAME=RESULTS_TSV...] [--absent NAME=REASON]
-             [--known FILE] [--only NAME=SUITE_PREFIX] [--without NAME=SUITE_PREFIX]
+  side_by_side.py OUT_TSV NAME=RESULTS_TSV [NAME=RESULTS_TSV...] [--absent NAME=REASON]
+                  [--known FILE] [--only NAME=SUITE_PREFIX] [--without NAME=SUITE_PREFIX]
 
 Each RESULTS_TSV comes from ktap.py (or tests/clients/transcripts.py,
 tests/kunit_rows.py) for one kernel; a NAME given more than once gets
@@ -62,7 +62,7 @@ def pair(what):
 
 
 def parse_args(argv):
-    ap = Parser(prog='compare.py', description=__doc__,
+    ap = Parser(prog='side_by_side.py', description=__doc__,
                 formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False)
     ap.add_argument('out', metavar='OUT_TSV')
     ap.add_argument('columns', nargs='+', type=pair('NAME=RESULTS_TSV'),
@@ -84,7 +84,7 @@ def load(path):
     with open(path) as f:
         header = f.readline()
         if not header.startswith('suite\ttest\tresult'):
-            raise SystemExit(f'compare.py: {path}: not a results file (header {header!r})')
+            raise SystemExit(f'side_by_side.py: {path}: not a results file (header {header!r})')
         for line in f:
             parts = line.rstrip('\n').split('\t')
             if len(parts) < 3:
@@ -98,7 +98,7 @@ def load(path):
 
 def load_known(path):
     return {(suite, test): reason for suite, test, reason in
-            tablist.read(path, 'compare.py', 'suite<TAB>test<TAB>reason')}
+            tablist.read(path, 'side_by_side.py', 'suite<TAB>test<TAB>reason')}
 
 
 def apply_known(table, known):
@@ -166,13 +166,13 @@ def main(argv):
         try:
             known = load_known(a.known)
         except OSError as e:
-            ap.exit(2, f'compare.py: cannot read {a.known}: {e.strerror or e}\n')
+            ap.exit(2, f'side_by_side.py: cannot read {a.known}: {e.strerror or e}\n')
     columns = []
     for name, path in a.columns:
         try:
             rows, order = load(path)
         except OSError as e:
-            ap.exit(2, f'compare.py: cannot read {path}: {e.strerror or e}\n')
+            ap.exit(2, f'side_by_side.py: cannot read {path}: {e.strerror or e}\n')
         same = [c for c in columns if c[0] == name]
         if same:
             _, have, have_order = same[0]
@@ -190,7 +190,7 @@ def main(argv):
             for (suite, test), res in table:
                 f.write('\t'.join([suite, test] + res) + '\n')
     except OSError as e:
-        ap.exit(2, f'compare.py: cannot write {out}: {e.strerror or e}\n')
+        ap.exit(2, f'side_by_side.py: cannot write {out}: {e.strerror or e}\n')
     width = max([len(f'{s}.{t}') for (s, t), _ in table] + [10])
     width = min(width, 72)
     cols = [max(12, len(n)) for n in names]

@@ -1,4 +1,4 @@
-"""tests/compare.py: identical rows pass, any difference or failure fails."""
+"""tests/side_by_side.py: identical rows pass, any difference or failure fails."""
 import io
 import os
 import subprocess
@@ -9,7 +9,7 @@ from contextlib import redirect_stdout
 
 from tests.harness.load import TOP, load, one_line_error, usage_error, write_tsv
 
-cmp = load('tests/compare.py')
+cmp = load('tests/side_by_side.py')
 
 
 def tsv(d, name, rows):
@@ -20,7 +20,7 @@ class TestCompare(unittest.TestCase):
     def run_compare(self, off, on):
         with tempfile.TemporaryDirectory() as d:
             out = os.path.join(d, 'compare.tsv')
-            args = ['compare.py', out, 'utrace-off=' + tsv(d, 'off', off)]
+            args = ['side_by_side.py', out, 'utrace-off=' + tsv(d, 'off', off)]
             if on is not None:
                 args.append('utrace-on=' + tsv(d, 'on', on))
             rc = cmp.main(args)
@@ -65,7 +65,7 @@ class TestKnownFailures(unittest.TestCase):
             with open(known, 'w') as f:
                 f.write('# comment\na\tt1\tupstream bug\n')
             out = os.path.join(d, 'compare.tsv')
-            rc = cmp.main(['compare.py', out, 'utrace-off=' + tsv(d, 'off', off),
+            rc = cmp.main(['side_by_side.py', out, 'utrace-off=' + tsv(d, 'off', off),
                            'utrace-on=' + tsv(d, 'on', on), '--known', known])
             with open(out) as f:
                 return rc, f.read().splitlines()
@@ -95,7 +95,7 @@ class TestOnlyOn(unittest.TestCase):
     def run_only(self, off, on):
         with tempfile.TemporaryDirectory() as d:
             out = os.path.join(d, 'compare.tsv')
-            rc = cmp.main(['compare.py', out, 'utrace-off=' + tsv(d, 'off', off),
+            rc = cmp.main(['side_by_side.py', out, 'utrace-off=' + tsv(d, 'off', off),
                            'utrace-on=' + tsv(d, 'on', on), '--only', 'utrace-on=ksft-utrace/'])
             with open(out) as f:
                 return rc, f.read().splitlines()
@@ -136,7 +136,7 @@ class TestBystanderColumn(unittest.TestCase):
     def run_three(self, off, on, by, without=True):
         with tempfile.TemporaryDirectory() as d:
             out = os.path.join(d, 'compare.tsv')
-            args = ['compare.py', out] + [f'{n}=' + tsv(d, str(i), rows)
+            args = ['side_by_side.py', out] + [f'{n}=' + tsv(d, str(i), rows)
                                           for i, (n, rows) in enumerate(zip(self.NAMES,
                                                                             (off, on, by)))]
             args += ['--only', 'utrace-on=ksft-utrace/']
@@ -193,7 +193,7 @@ class TestBystanderColumn(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             out = os.path.join(d, 'compare.tsv')
             with redirect_stdout(io.StringIO()) as buf:
-                rc = cmp.main(['compare.py', out, 'utrace-off=' + tsv(d, 'off', self.ROWS),
+                rc = cmp.main(['side_by_side.py', out, 'utrace-off=' + tsv(d, 'off', self.ROWS),
                                'utrace-on=' + tsv(d, 'on', self.ROWS),
                                '--without', 'utrace-on+bystander=ksft-utrace/',
                                '--absent', 'utrace-on+bystander=no test module yet'])
@@ -219,11 +219,11 @@ class TestCommandLine(unittest.TestCase):
             f.write('# none\n')
 
     def bad(self, *args, want=()):
-        usage_error(self, 'tests/compare.py', *args, want=want)
+        usage_error(self, 'tests/side_by_side.py', *args, want=want)
         self.assertFalse(os.path.exists(self.out), 'OUT_TSV written despite bad input')
 
     def test_options_among_the_columns(self):
-        r = subprocess.run([sys.executable, os.path.join(TOP, 'tests/compare.py'), self.out, self.off,
+        r = subprocess.run([sys.executable, os.path.join(TOP, 'tests/side_by_side.py'), self.out, self.off,
                             '--absent', 'utrace-on+bystander=not built = yet', self.on,
                             '--known', self.known, '--only', 'utrace-on=ksft-utrace/',
                             '--without', 'utrace-on+bystander=ksft-utrace/'],
@@ -262,7 +262,7 @@ class TestCommandLine(unittest.TestCase):
 
     def test_out_cannot_be_written(self):
         out = os.path.join(self.d, 'no', 'such', 'dir.tsv')
-        rc, line = one_line_error(self, 'tests/compare.py', out, self.off)
+        rc, line = one_line_error(self, 'tests/side_by_side.py', out, self.off)
         self.assertEqual(rc, 2)
         self.assertIn(out, line)
 
