@@ -44,14 +44,8 @@ compare_counts() {
 	local st=0
 	"$TOP/scripts/compare.sh" || st=$?
 	if [ -f "$res/compare.tsv" ]; then
-		# xfail (tests/known-failures.txt) is not a failure of ours, nor a pass.
-		awk -F'\t' 'NR > 1 { bad = 0; skip = 1
-			for (i = 3; i <= NF; i++) {
-				if ($i != "pass" && $i != "skip" && $i != "xfail" && $i != "n/a") bad = 1
-				if ($i == "pass") skip = 0
-			}
-			if (bad) f++; else if (skip) s++; else p++ }
-			END { printf "%d %d %d\n", p, f, s }' "$res/compare.tsv" >"$res/compare.counts"
+		# Which words fail a row: tests/verdicts.py.
+		"$TOP/tests/verdicts.py" counts "$res/compare.tsv" >"$res/compare.counts"
 	fi
 	return "$st"
 }

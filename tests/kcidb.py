@@ -36,19 +36,14 @@ Output:
             within a column gets '_2', '_3'.  The row's suite, test and
             result word are kept in the test's 'misc'.
 
-Status mapping (our result word -> KCIDB status):
-  pass -> PASS, fail -> FAIL, skip -> SKIP,
-  xfail -> FAIL   a failure of the base kernel itself (tests/known-
-                  failures.txt): it did fail, KCIDB has no expected-failure
-                  status; the comment says it is known,
-  xpass -> PASS   a known failure that passed (compare fails the run for
-                  the stale list, but the test passed),
-  timeout -> ERROR   the test did not complete, the code's status unknown,
-  missing -> MISS    no result (runner cut off, guest died, not reported),
-  unexpected -> ERROR   a result in a column that leaves the suite out:
-                  the real result was replaced, the harness misbehaved,
-  n/a -> (no test)   the test does not exist on that kernel by design.
-Any other word is an error.
+Status: each result word's KCIDB status and comment are in
+tests/verdicts.py (KCIDB, KCIDB_NOTE), with the words themselves: pass
+PASS, fail FAIL, skip SKIP, xfail FAIL (a known failure of the base
+kernel still failed; KCIDB has no expected failure, the comment says it
+is known), xpass PASS, timeout ERROR (the test did not complete),
+missing MISS, unexpected ERROR (the harness misbehaved), and n/a no test
+at all (the test does not exist on that kernel by design).  Any other
+word is an error.
 
 IDs are 'ORIGIN:...' (--origin, default 'utrace'; KernelCI assigns the
 origin with the submission token): the checkout 'ORIGIN:BASE12-PATCHSET12'
@@ -69,28 +64,14 @@ import os
 import re
 import sys
 
+import verdicts
+
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCHEMA = os.path.join(TOP, 'tests', 'kcidb', 'schema.json')
 REF = os.path.join(TOP, 'linux.git-submodule-ref')
 
-STATUS = {
-    'pass': 'PASS',
-    'fail': 'FAIL',
-    'skip': 'SKIP',
-    'xfail': 'FAIL',
-    'xpass': 'PASS',
-    'timeout': 'ERROR',
-    'missing': 'MISS',
-    'unexpected': 'ERROR',
-    'n/a': None,
-}
-NOTE = {
-    'xfail': 'a known failure of the base kernel, tests/known-failures.txt',
-    'xpass': 'listed as a known failure of the base kernel, but passed',
-    'timeout': 'timed out, killed by the runner',
-    'missing': 'no result: runner cut off, guest died or not reported',
-    'unexpected': 'this column leaves the suite out, yet a result came',
-}
+STATUS = verdicts.KCIDB
+NOTE = verdicts.KCIDB_NOTE
 # What a 'CONFIG+WHAT' column is, for its tests' environment.
 COLUMN_KIND = {
     'bystander': 'the same kernel booted again, every program run under '
@@ -325,7 +306,7 @@ def build_document(args, tables, schema):
     builds, tests = {}, []
     for table in tables:
         for col, name in enumerate(table['names']):
-            if name in table['skip']:
+            if name in table['left_out']:
                 continue
             config, _, kind = name.partition('+')
             if config not in builds:
@@ -382,7 +363,7 @@ def load_tables(paths):
             digest = hashlib.sha256(f.read()).digest()
         skip = {n for n in names if n in taken}
         taken.update(names)
-        tables.append({'path': p, 'names': names, 'rows': rows, 'skip': skip,
+        tables.append({'path': p, 'names': names, 'rows': rows, 'left_out': skip,
                        'digest': digest, 'mtime': os.stat(p).st_mtime})
     return tables
 

@@ -6,8 +6,9 @@ program and indents the program's own TAP output (kselftest_harness) by
 four spaces below it.  Each program gives one row for itself, named
 '(program)', and one row per subtest it reported.
 
-Result words: pass, fail, skip, timeout.  A program whose run was cut off
-(guest died, host watchdog) gets 'missing' for its '(program)' row.
+Result words (tests/verdicts.py): pass, fail, skip, timeout.  A program
+whose run was cut off (guest died, host watchdog) gets 'missing' for its
+'(program)' row.
 
 A program that ran nothing is a failure: when every test it reported is a
 skip, or it reported none and its own plan is '1..0', or the runner says
@@ -25,6 +26,7 @@ import re
 import sys
 
 import tablist
+import verdicts as v
 
 TOP_RESULT = re.compile(r'^(not )?ok (\d+) (\S+)(?: # (.*))?$')
 SUB_RESULT = re.compile(r'^    (not )?ok (\d+) (.+?)(?: # (.*))?$')
@@ -36,10 +38,10 @@ SUB_PLAN_NONE = re.compile(r'^    1\.\.0\b')  # kselftest: '1..0 # SKIP reason'
 def verdict(failed, directive):
     d = (directive or '').strip()
     if d.upper().startswith('SKIP'):
-        return 'skip'
+        return v.SKIP
     if d.upper().startswith('TIMEOUT'):
-        return 'timeout'
-    return 'fail' if failed else 'pass'
+        return v.TIMEOUT
+    return v.FAIL if failed else v.PASS
 
 
 def load_may_skip(path, kernel):
@@ -54,15 +56,15 @@ def load_may_skip(path, kernel):
 def program_row(suite, result, detail, subtests, no_plan, may_skip):
     """The '(program)' row: a program that ran nothing fails unless it may skip."""
     if subtests:
-        all_skipped = all(r == 'skip' for _, _, r, _ in subtests)
+        all_skipped = all(r == v.SKIP for _, _, r, _ in subtests)
     else:
         all_skipped = no_plan
-    if not (result == 'skip' or result == 'pass' and all_skipped):
+    if not (result == v.SKIP or result == v.PASS and all_skipped):
         return (suite, '(program)', result, detail)
     if suite in may_skip:
-        return (suite, '(program)', 'skip', f'may skip here: {may_skip[suite]}')
-    why = detail if result == 'skip' else 'every test skipped'
-    return (suite, '(program)', 'fail',
+        return (suite, '(program)', v.SKIP, f'may skip here: {may_skip[suite]}')
+    why = detail if result == v.SKIP else 'every test skipped'
+    return (suite, '(program)', v.FAIL,
             f'ran nothing ({why}); not in tests/may-skip.txt for this kernel')
 
 
@@ -90,7 +92,7 @@ def parse(lines, may_skip=None):
             if suite is not None:
                 problems.append(f'{suite}: no result line (runner cut off?)')
                 rows.extend(subtests)
-                rows.append((suite, '(program)', 'missing', 'no result line'))
+                rows.append((suite, '(program)', v.MISSING, 'no result line'))
             suite, subtests, names, no_plan = m.group(1), [], {}, False
             continue
         if SUB_PLAN_NONE.match(line) and suite is not None:
@@ -118,7 +120,7 @@ def parse(lines, may_skip=None):
     if suite is not None:
         problems.append(f'{suite}: no result line (runner cut off?)')
         rows.extend(subtests)
-        rows.append((suite, '(program)', 'missing', 'no result line'))
+        rows.append((suite, '(program)', v.MISSING, 'no result line'))
         seen.add(suite)
     if planned is None:
         problems.append('no KTAP plan line: the runner did not start')
@@ -155,7 +157,7 @@ def main(argv):
     for r in rows:
         print('\t'.join(r))
     for s, t, r, d in rows:
-        if t == '(program)' and r == 'fail' and d.startswith('ran nothing'):
+        if t == '(program)' and r == v.FAIL and d.startswith('ran nothing'):
             print(f'ktap.py: {a.log}: {s} ran nothing on {kernel or "this kernel"}: '
                   'a failure (list it in tests/may-skip.txt if it may skip there)',
                   file=sys.stderr)

@@ -29,13 +29,15 @@ import argparse
 import json
 import sys
 
-RESULT = {'PASS': 'pass', 'SKIP': 'skip', 'FAIL': 'fail', 'ERROR': 'fail'}
-NO_RESULTS = ('kunit/(console)', '(results)', 'missing')
+import verdicts as v
+
+RESULT = {'PASS': v.PASS, 'SKIP': v.SKIP, 'FAIL': v.FAIL, 'ERROR': v.FAIL}
+NO_RESULTS = ('kunit/(console)', '(results)', v.MISSING)
 
 
 def result(status):
     """(result, detail) for a KernelCI status."""
-    res = RESULT.get(status, 'fail')
+    res = RESULT.get(status, v.FAIL)
     if status == 'ERROR':
         return res, 'crashed: no result line'
     return res, '' if status in RESULT else f'status {status}'

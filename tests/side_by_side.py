@@ -40,8 +40,8 @@ import argparse
 import sys
 
 import tablist
-
-GOOD = ('pass', 'skip', 'xfail', 'n/a')
+import verdicts as v
+from verdicts import GOOD
 
 
 class Parser(argparse.ArgumentParser):
@@ -105,7 +105,7 @@ def apply_known(table, known):
     out = []
     for k, res in table:
         if k in known:
-            res = ['xfail' if x == 'fail' else 'xpass' if x == 'pass' else x for x in res]
+            res = [v.XFAIL if x == v.FAIL else v.XPASS if x == v.PASS else x for x in res]
         out.append((k, res))
     return out
 
@@ -121,7 +121,7 @@ def merge(columns):
                 keys.append(k)
     table = []
     for k in keys:
-        table.append((k, [rows.get(k, 'missing') for _, rows, _ in columns]))
+        table.append((k, [rows.get(k, v.MISSING) for _, rows, _ in columns]))
     return table
 
 
@@ -132,7 +132,7 @@ def apply_only(table, names, only):
         res = list(res)
         for name, prefix in only:
             if k[0].startswith(prefix):
-                res = ['n/a' if n != name and x in ('missing', 'skip') else x
+                res = [v.NA if n != name and x in (v.MISSING, v.SKIP) else x
                        for n, x in zip(names, res)]
         out.append((k, res))
     return out
@@ -145,7 +145,7 @@ def apply_without(table, names, without):
         res = list(res)
         for name, prefix in without:
             if k[0].startswith(prefix):
-                res = [('n/a' if x == 'missing' else 'unexpected') if n == name else x
+                res = [(v.NA if x == v.MISSING else v.UNEXPECTED) if n == name else x
                        for n, x in zip(names, res)]
         out.append((k, res))
     return out
@@ -153,7 +153,7 @@ def apply_without(table, names, without):
 
 def decide(table):
     """Return (differing rows, bad rows)."""
-    differ = [(k, r) for k, r in table if len(set(r) - {'n/a'}) > 1]
+    differ = [(k, r) for k, r in table if len(set(r) - {v.NA}) > 1]
     bad = [(k, r) for k, r in table if any(x not in GOOD for x in r)]
     return differ, bad
 
@@ -196,7 +196,7 @@ def main(argv):
     cols = [max(12, len(n)) for n in names]
     print(f'   {"test":<{width}} ' + ' '.join(f'{n:<{w}}' for n, w in zip(names, cols)))
     for (suite, test), res in table:
-        mark = '<>' if len(set(res) - {'n/a'}) > 1 else ('!!' if any(x not in GOOD for x in res) else '  ')
+        mark = '<>' if len(set(res) - {v.NA}) > 1 else ('!!' if any(x not in GOOD for x in res) else '  ')
         name = f'{suite}.{test}'
         if len(name) > width:
             name = name[:width - 3] + '...'
@@ -208,7 +208,7 @@ def main(argv):
     for _, res in table:
         for x in res:
             counts[x] = counts.get(x, 0) + 1
-    print('compare: ' + ', '.join(f'{v} {k}' for k, v in sorted(counts.items())) +
+    print('compare: ' + ', '.join(f'{n} {k}' for k, n in sorted(counts.items())) +
           f' over {len(table)} rows x {len(names)} kernel(s)')
     for (s, t), res in differ:
         print(f'compare: DIFFERS {s}.{t}: ' + ', '.join(f'{n}={x}' for n, x in zip(names, res)))
@@ -216,7 +216,7 @@ def main(argv):
         if len(set(res)) == 1:
             print(f'compare: FAILS {s}.{t}: {res[0]} on every kernel')
         for n, x in zip(names, res):
-            if x == 'unexpected':
+            if x == v.UNEXPECTED:
                 print(f'compare: UNEXPECTED {s}.{t}: {n} should not have run it')
     if differ or bad:
         print(f'compare: FAILED: {len(differ)} row(s) differ, {len(bad)} row(s) not pass/skip '

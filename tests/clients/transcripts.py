@@ -29,7 +29,9 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(1, os.path.dirname(HERE))
 import normalise  # noqa: E402
+import verdicts as v  # noqa: E402  (tests/verdicts.py)
 
 TOP = os.path.dirname(os.path.dirname(HERE))
 BEGIN = re.compile(r'^ {4}# BEGIN TRANSCRIPT (\S+)$')
@@ -109,17 +111,17 @@ def compare(clients, kernels, texts, skips=None):
         have = [k for k in kernels if suite in texts[k]]
         why = {k: skips.get(k, {}).get(suite) for k in kernels}
         if skip is not None:
-            res = {k: ('skip', f'not run: {skip}') for k in kernels}
+            res = {k: (v.SKIP, f'not run: {skip}') for k in kernels}
         elif len(kernels) < 2:
-            res = {k: ('skip', f'only {k} ran: no other kernel to compare the transcript with')
+            res = {k: (v.SKIP, f'only {k} ran: no other kernel to compare the transcript with')
                    for k in kernels}
         elif not have and all(why[k] is not None for k in kernels):
-            res = {k: ('skip', f'client skipped: {why[k]}') for k in kernels}
+            res = {k: (v.SKIP, f'client skipped: {why[k]}') for k in kernels}
         elif len(have) < len(kernels):
             lost = ', '.join(k for k in kernels if k not in have)
-            res = {k: ('fail', f'no transcript from {lost}') if k in have
-                   else ('skip', f'client skipped: {why[k]}') if why[k] is not None
-                   else ('missing', 'no complete transcript in output.log') for k in kernels}
+            res = {k: (v.FAIL, f'no transcript from {lost}') if k in have
+                   else (v.SKIP, f'client skipped: {why[k]}') if why[k] is not None
+                   else (v.MISSING, 'no complete transcript in output.log') for k in kernels}
         else:
             base = kernels[0]
             diff = []
@@ -129,9 +131,9 @@ def compare(clients, kernels, texts, skips=None):
                     f'{base}/{suite}.transcript', f'{k}/{suite}.transcript')
             if diff:
                 diffs[suite] = ''.join(diff)
-                res = {k: ('fail', 'transcripts differ between kernels') for k in kernels}
+                res = {k: (v.FAIL, 'transcripts differ between kernels') for k in kernels}
             else:
-                res = {k: ('pass', 'identical on ' + ', '.join(kernels)) for k in kernels}
+                res = {k: (v.PASS, 'identical on ' + ', '.join(kernels)) for k in kernels}
         for k in kernels:
             rows[k].append((suite, res[k][0], res[k][1]))
     return rows, diffs

@@ -20,6 +20,7 @@ from tests.harness.load import TOP, load, write_tsv
 kc = load('tests/kcidb.py')
 kr = load('tests/kunit_rows.py')
 cmp = load('tests/side_by_side.py')
+vd = load('tests/verdicts.py')
 
 SCHEMA = os.path.join(TOP, 'tests', 'kcidb', 'schema.json')
 KUNIT_JSON = os.path.join(TOP, 'tests', 'harness', 'data', 'kunit-console.json')
@@ -220,8 +221,8 @@ class TestStatus(unittest.TestCase):
         self.assertLessEqual({s for s in kc.STATUS.values() if s}, allowed)
 
     def test_compare_words_all_mapped(self):
-        # Every word side_by_side.py counts as good, and every word it makes.
-        for w in cmp.GOOD + ('fail', 'missing', 'xpass', 'unexpected'):
+        # Every result word (tests/verdicts.py), good or not.
+        for w in vd.WORDS:
             self.assertIn(w, kc.STATUS)
 
     @need_jsonschema

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""The result words of the harness, in one place.
+
+Every result the harness writes is one of these words: a row of one
+kernel's results (ktap.py, kunit_rows.py, clients/transcripts.py), a cell
+of a table that puts the kernels side by side (side_by_side.py:
+compare.tsv, and debug.tsv, kasan.tsv, rt.tsv from scripts/debug.sh), a
+KCIDB test status (kcidb.py).  The programs import them from here; the
+shell scripts ask this file ('verdicts.py counts TABLE').
+
+  pass        the test passed
+  fail        it failed
+  skip        it skipped (a whole program that skips fails instead,
+              unless tests/may-skip.txt lets it: ktap.py)
+  timeout     the runner killed it at its time limit
+  missing     no result: runner cut off, guest died, not reported
+  xfail       a failure of the base kernel itself (tests/known-failures.txt)
+  xpass       a listed known failure that passed: the list is stale
+  n/a         the test does not exist there by design (--only, --without)
+  unexpected  a result where the column leaves the suite out
+
+A run passes when every cell is GOOD and every row reads the same on
+every kernel.
+
+  verdicts.py counts TABLE   print 'passed failed skipped' over the rows
+                             of a side-by-side TABLE (the .counts files
+                             of make test): a row fails when a cell is
+                             not GOOD, is skipped when no cell passed
+"""
+import sys
+
+PASS = 'pass'
+FAIL = 'fail'
+SKIP = 'skip'
+TIMEOUT = 'timeout'
+MISSING = 'missing'
+XFAIL = 'xfail'
+XPASS = 'xpass'
+NA = 'n/a'
+UNEXPECTED = 'unexpected'
+
+WORDS = (PASS, FAIL, SKIP, TIMEOUT, MISSING, XFAIL, XPASS, NA, UNEXPECTED)
+
+# What a run may end with.
+GOOD = frozenset((PASS, SKIP, XFAIL, NA))
+
+# KCIDB test status of each word (None: no test at all), and what the
+# status alone would not say (the test's comment).  KCIDB has no expected
+# failure: a known failure still failed.
+KCIDB = {
+    PASS: 'PASS',
+    FAIL: 'FAIL',
+    SKIP: 'SKIP',
+    TIMEOUT: 'ERROR',
+    MISSING: 'MISS',
+    XFAIL: 'FAIL',
+    XPASS: 'PASS',
+    NA: None,
+    UNEXPECTED: 'ERROR',
+}
+KCIDB_NOTE = {
+    TIMEOUT: 'timed out, killed by the runner',
+    MISSING: 'no result: runner cut off, guest died or not reported',
+    XFAIL: 'a known failure of the base kernel, tests/known-failures.txt',
+    XPASS: 'listed as a known failure of the base kernel, but passed',
+    UNEXPECTED: 'this column leaves the suite out, yet a result came',
+}
+
+
+def counts(rows):
+    """(passed, failed, skipped) over rows of words, one row per test."""
+    p = f = s = 0
+    for words in rows:
+        if any(w not in GOOD for w in words):
+            f += 1
+        elif PASS in words:
+            p += 1
+        else:
+            s += 1
+    return p, f, s
+
+
+def main(argv):
+    if len(argv) != 3 or argv[1] != 'counts':
+        print('verdicts.py: usage: verdicts.py counts TABLE (see the file header)', file=sys.stderr)
+        return 2
+    try:
+        with open(argv[2]) as f:
+            lines = f.read().splitlines()[1:]
+    except OSError as e:
+        print(f'verdicts.py: cannot read {argv[2]}: {e.strerror or e}', file=sys.stderr)
+        return 2
+    print('%d %d %d' % counts(line.split('\t')[2:] for line in lines if line))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
