@@ -102,6 +102,8 @@ fi
 	--only utrace-on=kunit/ --without "$by=ksft-utrace/" || rc=1
 # The same results as a KernelCI (KCIDB) document (tests/README.md, "KCIDB").
 rm -f "$res/kcidb.json"
-"$TOP/tests/kcidb.py" --out-dir "$BUILD/out" "$res/kcidb.json" "$res/compare.tsv" \
+refs=$(ref_args)
+mapfile -t refs <<<"$refs"
+"$TOP/tests/kcidb.py" --out-dir "$BUILD/out" "${refs[@]}" "$res/kcidb.json" "$res/compare.tsv" \
 	--series "${TOPICS[@]/#/$TOP/branches/}" || rc=1
 exit $rc

@@ -31,6 +31,17 @@ ref_get() {
 	printf '%s\n' "$v"
 }
 
+# ref_args: the pinned base as '--ref=KEY=VALUE' words, one a line, for
+# the programs that describe it (tests/kcidb.py): ref_get is the one
+# reader of linux.git-submodule-ref.
+ref_args() {
+	local k v
+	for k in commit package version upstream tree; do
+		v=$(ref_get "$k")
+		printf -- '--ref=%s=%s\n' "$k" "$v"
+	done
+}
+
 kgit() {
 	git -C "$LINUX_DIR" "$@"
 }

@@ -17,8 +17,8 @@ column.  A column whose name was already read from an earlier file is
 left out (debug.sh's reference column repeats compare.tsv's utrace-on).
 
 Output:
-  checkout  one: the pinned base commit (linux.git-submodule-ref, or
-            --git-commit-hash) plus the series of --series DIR... (each a
+  checkout  one: the pinned base commit (--ref commit=HASH) plus the
+            series of --series DIR... (each a
             branches/<topic> directory with a 'series' file, in stacking
             order): patchset_hash over those patches, as the schema
             defines it; patchset_files only with --patch-url-base.
@@ -68,7 +68,6 @@ import verdicts
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCHEMA = os.path.join(TOP, 'tests', 'kcidb', 'schema.json')
-REF = os.path.join(TOP, 'linux.git-submodule-ref')
 
 STATUS = verdicts.KCIDB
 NOTE = verdicts.KCIDB_NOTE
@@ -142,21 +141,6 @@ def test_path(prefix, suite, test):
     if test not in SUITE_NODE:
         parts += path_parts(test) or ['_']
     return '.'.join(parts)
-
-
-def read_ref(path):
-    """key = value lines of linux.git-submodule-ref."""
-    ref = {}
-    try:
-        with open(path) as f:
-            for line in f:
-                line = line.split('#', 1)[0].strip()
-                if '=' in line:
-                    k, v = line.split('=', 1)
-                    ref[k.strip()] = v.strip()
-    except OSError as e:
-        raise Bad(f'{path}: {e.strerror}') from None
-    return ref
 
 
 def read_series(dirs):
@@ -261,10 +245,11 @@ def build_document(args, tables, schema):
     if args.path_prefix and '.'.join(prefix) != args.path_prefix:
         raise Bad(f'--path-prefix {args.path_prefix!r}: want dotted parts of [A-Za-z0-9_-]')
 
-    ref = read_ref(args.ref) if args.ref else {}
-    base = args.git_commit_hash or ref.get('commit')
+    ref = dict(args.ref)
+    base = ref.get('commit')
     if not base:
-        raise Bad(f'no base commit: {args.ref} has no "commit = ..." line; give --git-commit-hash')
+        raise Bad('no base commit: give --ref commit=HASH (scripts/lib.sh ref_args gives '
+                  'every --ref from linux.git-submodule-ref)')
     if not HEX40.match(base):
         raise Bad(f'base commit {base!r}: want 40 lowercase hex digits')
     patches = read_series(args.series or [])
@@ -382,6 +367,14 @@ def write(out, doc):
         raise Bad(f'{e.filename}: {e.strerror}') from None
 
 
+def ref_entry(arg):
+    """An argparse type: 'KEY=VALUE' as (KEY, VALUE)."""
+    key, eq, value = arg.partition('=')
+    if not eq or not key or not value:
+        raise argparse.ArgumentTypeError(f'{arg!r} is not KEY=VALUE')
+    return key, value
+
+
 class Parser(argparse.ArgumentParser):
     def error(self, message):
         raise Bad(f'{message} (see --help)')
@@ -395,9 +388,10 @@ def parse_args(argv):
     ap.add_argument('--origin', default='utrace',
                     help='the origin KernelCI gave this CI system (default utrace)')
     ap.add_argument('--schema', default=SCHEMA, help='the KCIDB JSON schema (default: %(default)s)')
-    ap.add_argument('--ref', default=REF,
-                    help='the pinned base (default: linux.git-submodule-ref); "" for none')
-    ap.add_argument('--git-commit-hash', help='base commit (default: the ref file\'s commit)')
+    ap.add_argument('--ref', metavar='KEY=VALUE', action='append', default=[], type=ref_entry,
+                    help='the pinned base, as linux.git-submodule-ref has it: commit (needed), '
+                         'package, version, upstream, tree; the shell callers pass '
+                         'scripts/lib.sh\'s ref_args')
     ap.add_argument('--series', metavar='DIR', nargs='+', action='extend',
                     help='branches/<topic> directories, in stacking order '
                          '(after the RESULTS.tsv files: it takes every word up to the next option)')

@@ -71,11 +71,16 @@ def compare_tsv(d):
     return out
 
 
-def run(args):
-    """(exit status, stdout, stderr) of kcidb.py ARGS."""
+# The pinned base, as the shell callers pass it (scripts/lib.sh ref_args).
+REF_ARGS = subprocess.run(['bash', '-c', '. scripts/lib.sh && ref_args'], cwd=TOP, check=True,
+                          capture_output=True, text=True).stdout.split()
+
+
+def run(args, ref=True):
+    """(exit status, stdout, stderr) of kcidb.py ARGS (with REF_ARGS, unless not ref)."""
     out, err = io.StringIO(), io.StringIO()
     with redirect_stdout(out), redirect_stderr(err):
-        rc = kc.main(['kcidb.py'] + args)
+        rc = kc.main(['kcidb.py'] + (REF_ARGS if ref else []) + args)
     return rc, out.getvalue(), err.getvalue()
 
 
@@ -270,6 +275,17 @@ class TestBadInput(unittest.TestCase):
         self.assertTrue(err.startswith('kcidb.py: '), err)
         self.assertIn(want, err)
 
+    def test_no_base_commit(self):
+        with tempfile.TemporaryDirectory() as d:
+            rc, _, err = run([os.path.join(d, 'k.json'), write(d, 'c.tsv', 'suite\ttest\tk\na\tb\tpass\n')],
+                             ref=False)
+        self.assertEqual(rc, 1)
+        self.assertIn('no base commit: give --ref commit=HASH', err)
+
+    def test_ref_args_from_the_ref_file(self):
+        self.assertIn(f'--ref=commit={BASE}', REF_ARGS)
+        self.assertIn('--ref=package=linux-source-6.12', REF_ARGS)
+
     def test_not_a_compare_table(self):
         self.bad('hello\n', want='c.tsv:1: not a compare table')
 
@@ -300,7 +316,8 @@ class TestBadInput(unittest.TestCase):
     def test_bad_options(self):
         table = 'suite\ttest\tk\na\tb\tpass\n'
         self.bad(table, ['--origin', 'My-CI'], '--origin')
-        self.bad(table, ['--git-commit-hash', 'abc'], 'base commit')
+        self.bad(table, ['--ref', 'commit=abc'], 'base commit')
+        self.bad(table, ['--ref', 'commit'], "'commit' is not KEY=VALUE")
         self.bad(table, ['--start-time', '2026-01-01T00:00'], 'time zone')
         self.bad(table, ['--series', '/nonexistent'], '--series')
         self.bad(table, ['--out-dir', '/nonexistent'], '--out-dir')
