@@ -12,6 +12,9 @@ kernel is 'missing'.
 
 Exit 0 only when every row is identical across the kernels and every
 result is pass or skip; otherwise 1, after naming the rows that failed.
+A 'flaky' result (a run that had to be repeated: tests/verdicts.py)
+compares as a pass and does not fail the run, but its row is marked
+'~~' and named on a line of its own.
 A kernel given with --absent is not built yet: its reason is printed in
 one line and it gets no column.  --known names a list of failures of the
 base kernel itself (tests/known-failures.txt): such a 'fail' reads
@@ -151,9 +154,23 @@ def apply_without(table, names, without):
     return out
 
 
+def differs(res):
+    """Do the kernels' results of one row differ (n/a aside, flaky a pass)?"""
+    return len({v.comparable(x) for x in res} - {v.NA}) > 1
+
+
+def mark(res):
+    """The table's mark of a row: differs, fails, flaky or nothing."""
+    if differs(res):
+        return '<>'
+    if any(x not in GOOD for x in res):
+        return '!!'
+    return '~~' if v.FLAKY in res else '  '
+
+
 def decide(table):
     """Return (differing rows, bad rows)."""
-    differ = [(k, r) for k, r in table if len(set(r) - {v.NA}) > 1]
+    differ = [(k, r) for k, r in table if differs(r)]
     bad = [(k, r) for k, r in table if any(x not in GOOD for x in r)]
     return differ, bad
 
@@ -196,11 +213,10 @@ def main(argv):
     cols = [max(12, len(n)) for n in names]
     print(f'   {"test":<{width}} ' + ' '.join(f'{n:<{w}}' for n, w in zip(names, cols)))
     for (suite, test), res in table:
-        mark = '<>' if len(set(res) - {v.NA}) > 1 else ('!!' if any(x not in GOOD for x in res) else '  ')
         name = f'{suite}.{test}'
         if len(name) > width:
             name = name[:width - 3] + '...'
-        print(f'{mark} {name:<{width}} ' + ' '.join(f'{x:<{w}}' for x, w in zip(res, cols)))
+        print(f'{mark(res)} {name:<{width}} ' + ' '.join(f'{x:<{w}}' for x, w in zip(res, cols)))
     for name, reason in absent:
         print(f'compare: no {name} column: {reason}')
     differ, bad = decide(table)
@@ -218,11 +234,16 @@ def main(argv):
         for n, x in zip(names, res):
             if x == v.UNEXPECTED:
                 print(f'compare: UNEXPECTED {s}.{t}: {n} should not have run it')
+    flaky = [(k, r) for k, r in table if v.FLAKY in r]
+    for (s, t), res in flaky:
+        print(f'compare: FLAKY {s}.{t}: ' + ', '.join(f'{n}={x}' for n, x in zip(names, res)) +
+              ' (needed a second run: not a failure, not a clean pass)')
     if differ or bad:
         print(f'compare: FAILED: {len(differ)} row(s) differ, {len(bad)} row(s) not pass/skip '
               f'(details: {out}, build/results/<kernel>/output.log)')
         return 1
-    print(f'compare: OK: {len(table)} rows identical on {", ".join(names)}')
+    print(f'compare: OK: {len(table)} rows identical on {", ".join(names)}' +
+          (f', {len(flaky)} of them flaky (above)' if flaky else ''))
     return 0
 
 

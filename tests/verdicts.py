@@ -14,13 +14,20 @@ shell scripts ask this file ('verdicts.py counts TABLE').
               unless tests/may-skip.txt lets it: ktap.py)
   timeout     the runner killed it at its time limit
   missing     no result: runner cut off, guest died, not reported
+  flaky       it needed a second run, the first did not complete (a
+              gdb client run that timed out and was retried: the row
+              'clients/NAME retry'; tests/clients/transcripts.py)
   xfail       a failure of the base kernel itself (tests/known-failures.txt)
   xpass       a listed known failure that passed: the list is stale
   n/a         the test does not exist there by design (--only, --without)
   unexpected  a result where the column leaves the suite out
 
 A run passes when every cell is GOOD and every row reads the same on
-every kernel.
+every kernel, flaky counting as pass for the comparison: a retry on one
+kernel and not on the other is not a difference of the kernels.  A flaky
+row does not fail the run, but it is never a silent pass either: the
+table marks it '~~' and side_by_side.py names it ('compare: FLAKY').
+In the counts below it is a pass.
 
   verdicts.py counts TABLE   print 'passed failed skipped' over the rows
                              of a side-by-side TABLE (the .counts files
@@ -34,25 +41,28 @@ FAIL = 'fail'
 SKIP = 'skip'
 TIMEOUT = 'timeout'
 MISSING = 'missing'
+FLAKY = 'flaky'
 XFAIL = 'xfail'
 XPASS = 'xpass'
 NA = 'n/a'
 UNEXPECTED = 'unexpected'
 
-WORDS = (PASS, FAIL, SKIP, TIMEOUT, MISSING, XFAIL, XPASS, NA, UNEXPECTED)
+WORDS = (PASS, FAIL, SKIP, TIMEOUT, MISSING, FLAKY, XFAIL, XPASS, NA, UNEXPECTED)
 
 # What a run may end with.
-GOOD = frozenset((PASS, SKIP, XFAIL, NA))
+GOOD = frozenset((PASS, SKIP, XFAIL, NA, FLAKY))
 
 # KCIDB test status of each word (None: no test at all), and what the
 # status alone would not say (the test's comment).  KCIDB has no expected
-# failure: a known failure still failed.
+# failure and no flaky: a known failure still failed, and a run that had
+# to be repeated did not complete the first time.
 KCIDB = {
     PASS: 'PASS',
     FAIL: 'FAIL',
     SKIP: 'SKIP',
     TIMEOUT: 'ERROR',
     MISSING: 'MISS',
+    FLAKY: 'ERROR',
     XFAIL: 'FAIL',
     XPASS: 'PASS',
     NA: None,
@@ -61,10 +71,16 @@ KCIDB = {
 KCIDB_NOTE = {
     TIMEOUT: 'timed out, killed by the runner',
     MISSING: 'no result: runner cut off, guest died or not reported',
+    FLAKY: 'needed a second run: the first did not complete',
     XFAIL: 'a known failure of the base kernel, tests/known-failures.txt',
     XPASS: 'listed as a known failure of the base kernel, but passed',
     UNEXPECTED: 'this column leaves the suite out, yet a result came',
 }
+
+
+def comparable(word):
+    """The word as the comparison of kernels sees it (flaky is a pass there)."""
+    return PASS if word == FLAKY else word
 
 
 def counts(rows):
@@ -73,7 +89,7 @@ def counts(rows):
     for words in rows:
         if any(w not in GOOD for w in words):
             f += 1
-        elif PASS in words:
+        elif any(comparable(w) == PASS for w in words):
             p += 1
         else:
             s += 1

@@ -11,6 +11,7 @@ it (normalise.py) and writes
 
   RESULTS_DIR/KERNEL/clients/NAME.raw, NAME.transcript
   RESULTS_DIR/KERNEL/transcripts.tsv   rows 'clients/NAME  transcript  RESULT  DETAIL'
+                                       and 'clients/NAME  retry  RESULT  DETAIL'
                                        (a results file, as from ktap.py)
   RESULTS_DIR/clients/NAME.diff        unified diff, when the kernels differ
 
@@ -19,8 +20,19 @@ identical; fail on every kernel when they differ (the diff is printed);
 'missing' for a kernel without a complete transcript (the others fail);
 skip when only one kernel ran (nothing to compare with), when the run list
 skips the client, or on a kernel where the client skipped as a whole
-(its tool is not installed) and so printed no transcript.  Exit status 0 unless the run list cannot be read (a
-missing output.log only makes its kernel's rows 'missing').
+(its tool is not installed) and so printed no transcript.
+
+A client that may run its tool again after a time-out (gdb: run-client.sh
+retries a run that timed out) says how it went in its output, '# clients:
+NAME: runs N of at most MAX, timed out T'; that is the row 'retry' of the
+client on each kernel: pass after one run, flaky when a run timed out
+and a later one completed (tests/verdicts.py: not a failure, never a
+silent pass), fail when every run timed out, missing without the line
+(on a kernel where another printed it).  Clients that never retry have no
+such row.
+
+Exit status 0 unless the run list cannot be read (a missing output.log
+only makes its kernel's rows 'missing').
 """
 import difflib
 import os
@@ -63,6 +75,44 @@ def extract(lines):
             continue
         buf.append(m.group(1) or '')
     return found
+
+
+RUNS = re.compile(r'^ {4}# clients: (\S+): runs (\d+) of at most (\d+), timed out (\d+)$')
+
+
+def runs(lines):
+    """output.log lines -> {suite: (runs, timed out)} for the clients that
+    may run again after a time-out."""
+    out = {}
+    for raw in lines:
+        m = RUNS.match(raw.rstrip('\r\n'))
+        if m and int(m.group(3)) > 1:
+            out['clients/' + m.group(1)] = (int(m.group(2)), int(m.group(4)))
+    return out
+
+
+def retry_rows(clients, kernels, got):
+    """got: {kernel: {suite: (runs, timed out)}} (runs()).  Returns {kernel:
+    [(suite, result, detail)]}: a 'retry' row for every client of the run
+    list that some kernel reported runs for."""
+    rows = {k: [] for k in kernels}
+    for suite, _ in clients:
+        if not any(suite in got.get(k, {}) for k in kernels):
+            continue
+        for k in kernels:
+            if suite not in got.get(k, {}):
+                res = (v.MISSING, 'no "runs" line from run-client.sh in output.log')
+            else:
+                n, timed_out = got[k][suite]
+                if timed_out == 0:
+                    res = (v.PASS, f'{n} run, no time-out' if n == 1 else f'{n} runs, no time-out')
+                elif timed_out < n:
+                    res = (v.FLAKY, f'{timed_out} of {n} runs timed out, the last completed: '
+                                    'retried (gdb start-up spin under TCG?)')
+                else:
+                    res = (v.FAIL, f'every run timed out ({n})')
+            rows[k].append((suite,) + res)
+    return rows
 
 
 SKIPPED = re.compile(r'^ok \d+ (clients/\S+) # SKIP ?(.*)$')
@@ -150,6 +200,7 @@ def main(argv):
     clients = clients_of(runlist)
     texts = {}
     skips = {}
+    ran = {}
     for k in kernels:
         log = os.path.join(res_dir, k, 'output.log')
         if not os.path.exists(log):
@@ -160,6 +211,7 @@ def main(argv):
             lines = f.readlines()
         raw = extract(lines)
         skips[k] = skipped(lines)
+        ran[k] = runs(lines)
         outdir = os.path.join(res_dir, k, 'clients')
         os.makedirs(outdir, exist_ok=True)
         texts[k] = {}
@@ -171,6 +223,7 @@ def main(argv):
             with open(os.path.join(outdir, name + '.transcript'), 'w') as f:
                 f.write(texts[k][suite])
     rows, diffs = compare(clients, kernels, texts, skips)
+    retries = retry_rows(clients, kernels, ran)
     diff_dir = os.path.join(res_dir, 'clients')
     os.makedirs(diff_dir, exist_ok=True)
     for old in os.listdir(diff_dir):
@@ -187,8 +240,14 @@ def main(argv):
             f.write('suite\ttest\tresult\tdetail\n')
             for suite, result, detail in rows[k]:
                 f.write(f'{suite}\ttranscript\t{result}\t{detail}\n')
+            for suite, result, detail in retries[k]:
+                f.write(f'{suite}\tretry\t{result}\t{detail}\n')
     for suite, result, detail in rows[kernels[0]]:
         print(f'transcripts: {suite}: {result}: {detail}')
+    for k in kernels:
+        for suite, result, detail in retries[k]:
+            if result != v.PASS:
+                print(f'transcripts: {suite}: {k}: {result}: {detail}')
     return 0
 
 

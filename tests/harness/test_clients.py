@@ -2,11 +2,12 @@
 import io
 import os
 import re
+import subprocess
 import tempfile
 import unittest
 from contextlib import redirect_stdout
 
-from tests.harness.load import load
+from tests.harness.load import TOP, load
 
 norm = load('tests/clients/normalise.py')
 check = load('tests/clients/check.py')
@@ -516,6 +517,93 @@ class TestTranscripts(unittest.TestCase):
             self.assertEqual(lines, ['suite\ttest\tutrace-off\tutrace-on',
                                      'clients/strace-f\t(program)\tpass\tpass',
                                      'clients/strace-f\ttranscript\tfail\tfail'])
+
+
+
+class TestRetry(unittest.TestCase):
+    """A gdb run that needed a retry is a row of its own, flaky, never a silent pass."""
+
+    def log(self, runs_line):
+        out = ['KTAP version 1', '1..1', '# suite: clients/gdb',
+               '    # clients: gdb: ran for 45s, exit status 0']
+        if runs_line:
+            out.append('    # clients: gdb: ' + runs_line)
+        return [l + '\n' for l in out + ['ok 1 clients/gdb # time=45s']]
+
+    def test_runs_line(self):
+        self.assertEqual(trans.runs(self.log('runs 2 of at most 2, timed out 1')),
+                         {'clients/gdb': (2, 1)})
+        self.assertEqual(trans.runs(self.log('runs 1 of at most 1, timed out 0')), {})
+        self.assertEqual(trans.runs(self.log(None)), {})
+
+    def test_rows(self):
+        clients = [('clients/gdb', None), ('clients/strace-f', None)]
+        got = {'off': {'clients/gdb': (1, 0)}, 'on': {'clients/gdb': (2, 1)},
+               'by': {'clients/gdb': (2, 2)}, 'cut': {}}
+        rows = trans.retry_rows(clients, ['off', 'on', 'by', 'cut'], got)
+        self.assertEqual({k: [(s, r) for s, r, _ in v] for k, v in rows.items()},
+                         {'off': [('clients/gdb', 'pass')], 'on': [('clients/gdb', 'flaky')],
+                          'by': [('clients/gdb', 'fail')], 'cut': [('clients/gdb', 'missing')]})
+        self.assertIn('1 of 2 runs timed out', rows['on'][0][2])
+        # No kernel reported runs (strace never retries): no row at all.
+        self.assertEqual(trans.retry_rows(clients, ['off'], {'off': {}}), {'off': []})
+
+    def test_flaky_row_is_shown_and_does_not_fail(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, 'runlist'), 'w') as f:
+                f.write('clients/gdb 120 bash run-client.sh gdb /b\n')
+            for k, line in (('utrace-off', 'runs 1 of at most 2, timed out 0'),
+                            ('utrace-on', 'runs 2 of at most 2, timed out 1')):
+                os.makedirs(os.path.join(d, k))
+                with open(os.path.join(d, k, 'output.log'), 'w') as f:
+                    f.write(guest_log([('clients/gdb', '== client gdb\n== exit status 0\n', True)])
+                            .replace('# suite: clients/gdb\n',
+                                     f'# suite: clients/gdb\n    # clients: gdb: {line}\n'))
+            buf = io.StringIO()
+            with redirect_stdout(buf):
+                trans.main(['t', d, os.path.join(d, 'runlist'), 'utrace-off', 'utrace-on'])
+            self.assertIn('transcripts: clients/gdb: utrace-on: flaky: 1 of 2 runs timed out',
+                          buf.getvalue())
+            with open(os.path.join(d, 'utrace-on', 'transcripts.tsv')) as f:
+                self.assertIn('clients/gdb\tretry\tflaky\t', f.read())
+            out = os.path.join(d, 'compare.tsv')
+            buf = io.StringIO()
+            with redirect_stdout(buf):
+                rc = cmp.main(['side_by_side.py', out] + [
+                    f'{k}={os.path.join(d, k, "transcripts.tsv")}'
+                    for k in ('utrace-off', 'utrace-on')])
+            text = buf.getvalue()
+            self.assertEqual(rc, 0, text)
+            self.assertRegex(text, r'(?m)^~~ clients/gdb\.retry +pass +flaky')
+            self.assertIn('compare: FLAKY clients/gdb.retry: utrace-off=pass, utrace-on=flaky', text)
+            self.assertIn('1 of them flaky', text)
+
+    def test_run_client_retries_and_says_so(self):
+        # run-client.sh itself, on the host, with a gdb that hangs on its
+        # first run only and a 1 s time limit per run.
+        with tempfile.TemporaryDirectory() as d:
+            bindir = os.path.join(d, 'bin')
+            os.makedirs(bindir)
+            for name in ('workload', 'workload-helper'):
+                with open(os.path.join(bindir, name), 'w') as f:
+                    f.write('#!/bin/sh\n')
+                os.chmod(os.path.join(bindir, name), 0o755)
+            gdb = os.path.join(bindir, 'gdb')
+            with open(gdb, 'w') as f:
+                f.write(f'#!/bin/sh\n[ -e {d}/ran ] || {{ : >{d}/ran; exec sleep 30; }}\n'
+                        'echo second run\n')
+            os.chmod(gdb, 0o755)
+            env = dict(os.environ, CLIENT_RUN_TIMEOUT='1',
+                       PATH=bindir + os.pathsep + os.environ['PATH'])
+            r = subprocess.run(['bash', os.path.join(TOP, 'tests', 'clients', 'run-client.sh'),
+                                'gdb', bindir], env=env, capture_output=True, text=True,
+                               timeout=60)
+        lines = r.stdout.splitlines()
+        self.assertIn('# clients: gdb: runs 2 of at most 2, timed out 1', lines, r.stdout)
+        self.assertIn('# second run', lines)
+        got = trans.runs(['    ' + l + '\n' for l in lines])
+        self.assertEqual(trans.retry_rows([('clients/gdb', None)], ['k'], {'k': got})['k'][0][1],
+                         'flaky')
 
 
 if __name__ == '__main__':

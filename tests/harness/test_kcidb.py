@@ -218,7 +218,7 @@ class TestStatus(unittest.TestCase):
     def test_mapping_is_exact(self):
         self.assertEqual(kc.STATUS, {
             'pass': 'PASS', 'fail': 'FAIL', 'skip': 'SKIP', 'xfail': 'FAIL',
-            'xpass': 'PASS', 'timeout': 'ERROR', 'missing': 'MISS',
+            'xpass': 'PASS', 'timeout': 'ERROR', 'missing': 'MISS', 'flaky': 'ERROR',
             'unexpected': 'ERROR', 'n/a': None})
 
     def test_every_status_is_a_kcidb_status(self):
@@ -293,8 +293,8 @@ class TestBadInput(unittest.TestCase):
         self.bad('suite\ttest\tresult\tdetail\na\tb\tpass\t\n', want="one kernel's results")
 
     def test_unknown_word(self):
-        self.bad('suite\ttest\tutrace-off\na\tb\tpass\na\tc\tflaky\n',
-                 want="c.tsv:3: unknown result 'flaky' for utrace-off")
+        self.bad('suite\ttest\tutrace-off\na\tb\tpass\na\tc\twobbly\n',
+                 want="c.tsv:3: unknown result 'wobbly' for utrace-off")
 
     def test_short_row(self):
         self.bad('suite\ttest\tutrace-off\tutrace-on\na\tb\tpass\n', want='c.tsv:2: 3 fields')

@@ -37,10 +37,16 @@ class TestWords(unittest.TestCase):
 
 class TestCounts(unittest.TestCase):
     ROWS = [['pass', 'pass'], ['skip', 'n/a'], ['xfail', 'xfail'], ['pass', 'fail'],
-            ['missing', 'pass'], ['xpass', 'xpass'], ['skip', 'pass']]
+            ['missing', 'pass'], ['xpass', 'xpass'], ['skip', 'pass'], ['pass', 'flaky']]
 
     def test_counts(self):
-        self.assertEqual(v.counts(self.ROWS), (2, 3, 2))
+        self.assertEqual(v.counts(self.ROWS), (3, 3, 2))
+
+    def test_flaky_compares_as_a_pass(self):
+        self.assertEqual(v.comparable(v.FLAKY), v.PASS)
+        self.assertEqual(v.comparable(v.FAIL), v.FAIL)
+        self.assertIn(v.FLAKY, v.GOOD)
+        self.assertEqual(v.KCIDB[v.FLAKY], 'ERROR')
 
     def test_command_line(self):
         with tempfile.TemporaryDirectory() as d:
@@ -51,7 +57,7 @@ class TestCounts(unittest.TestCase):
                     f.write('\t'.join(['s', f't{i}'] + r) + '\n')
             r = subprocess.run([sys.executable, os.path.join(TOP, 'tests', 'verdicts.py'),
                                 'counts', p], capture_output=True, text=True)
-        self.assertEqual((r.returncode, r.stdout, r.stderr), (0, '2 3 2\n', ''))
+        self.assertEqual((r.returncode, r.stdout, r.stderr), (0, '3 3 2\n', ''))
 
     def test_bad_input_is_one_line(self):
         for args in ([], ['counts'], ['counts', '/nonexistent/compare.tsv']):
