@@ -101,9 +101,5 @@ fi
 	--known "$TOP/tests/known-failures.txt" --only utrace-on=ksft-utrace/ \
 	--only utrace-on=kunit/ --without "$by=ksft-utrace/" || rc=1
 # The same results as a KernelCI (KCIDB) document (tests/README.md, "KCIDB").
-rm -f "$res/kcidb.json"
-refs=$(ref_args)
-mapfile -t refs <<<"$refs"
-"$TOP/tests/kcidb.py" --out-dir "$BUILD/out" "${refs[@]}" "$res/kcidb.json" "$res/compare.tsv" \
-	--series "${TOPICS[@]/#/$TOP/branches/}" || rc=1
+kcidb_json "$res/kcidb.json" "$res/compare.tsv" || rc=1
 exit $rc

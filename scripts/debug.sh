@@ -19,8 +19,10 @@
 # for the same test (make compare must have run first: it leaves
 # build/results/utrace-on/results.tsv and kunit.tsv).  The KUnit suites
 # built into the kernel run at its boot: each case is a row too, compared
-# with utrace-on's.  Writes build/results/KERNEL.tsv and
-# build/results/KERNEL.counts ("passed failed skipped" over its rows).
+# with utrace-on's.  Writes build/results/KERNEL.tsv,
+# build/results/KERNEL.counts ("passed failed skipped" over its rows) and
+# build/results/kcidb-KERNEL.json (the KERNEL column as a KCIDB document;
+# the utrace-on column is make compare's kcidb.json).
 . "$(dirname "$0")/lib.sh"
 
 name=${1:-debug}
@@ -29,7 +31,7 @@ out=$res/$name
 ref=$res/utrace-on/results.tsv
 list=$BUILD/tests/runlist-$name
 mkdir -p "$out"
-rm -f "$res/$name.counts" "$res/$name.tsv"
+rm -f "$res/$name.counts" "$res/$name.tsv" "$res/kcidb-$name.json"
 
 fail() {
 	echo "$name: $*" >&2
@@ -85,6 +87,9 @@ awk -F'\t' -v s="$suites" 'BEGIN { n = split(s, a, "\n"); for (i = 1; i <= n; i+
 	rc=1
 }
 tail -n 1 "$out/compare.txt"
+# The same rows for KernelCI (tests/README.md, "KCIDB"), this kernel's
+# column only: the reference column is make compare's kcidb.json.
+kcidb_json "$res/kcidb-$name.json" "$res/$name.tsv" --leave-out utrace-on || rc=1
 
 # Which words fail a row: tests/verdicts.py.  A failed run counts one
 # failure at least.

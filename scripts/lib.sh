@@ -42,6 +42,21 @@ ref_args() {
 	done
 }
 
+# kcidb_json OUT TABLE [OPTION...]: a side-by-side TABLE (compare.tsv,
+# debug.tsv, ...) as one KernelCI (KCIDB) document OUT, by tests/kcidb.py
+# with the pinned base, the series of branches/ and the kernels' compilers
+# from build/out (tests/README.md, "KCIDB"); OPTIONs go to kcidb.py.
+kcidb_json() {
+	local out=$1 table=$2 base
+	local -a base_opts
+	shift 2
+	base=$(ref_args)
+	mapfile -t base_opts <<<"$base"
+	rm -f "$out"
+	"$TOP/tests/kcidb.py" --out-dir "$BUILD/out" "${base_opts[@]}" "$@" "$out" "$table" \
+		--series "${TOPICS[@]/#/$TOP/branches/}"
+}
+
 kgit() {
 	git -C "$LINUX_DIR" "$@"
 }

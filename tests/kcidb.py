@@ -14,7 +14,10 @@ Input: tables as tests/side_by_side.py writes them (build/results/compare.tsv,
 and debug.tsv, kasan.tsv, rt.tsv from scripts/debug.sh): header
 'suite test KERNEL...', one row per test, one result word per kernel
 column.  A column whose name was already read from an earlier file is
-left out (debug.sh's reference column repeats compare.tsv's utrace-on).
+left out (debug.sh's reference column repeats compare.tsv's utrace-on),
+and so is every column named by --leave-out (scripts/debug.sh writes its
+kernel's table alone, kcidb-KERNEL.json, with --leave-out utrace-on:
+that column is make compare's kcidb.json).
 
 Output:
   checkout  one: the pinned base commit (--ref commit=HASH) plus the
@@ -340,16 +343,21 @@ def build_document(args, tables, schema):
             'builds': list(builds.values()), 'tests': tests}
 
 
-def load_tables(paths):
+def load_tables(paths, leave_out=()):
     tables, taken = [], set()
     for p in paths:
         names, rows = read_table(p)
         with open(p, 'rb') as f:
             digest = hashlib.sha256(f.read()).digest()
-        skip = {n for n in names if n in taken}
+        skip = {n for n in names if n in taken or n in leave_out}
         taken.update(names)
         tables.append({'path': p, 'names': names, 'rows': rows, 'left_out': skip,
                        'digest': digest, 'mtime': os.stat(p).st_mtime})
+    for name in leave_out:
+        if name not in taken:
+            raise Bad(f'--leave-out {name}: no such column in {", ".join(paths)}')
+    if all(set(t['names']) <= t['left_out'] for t in tables):
+        raise Bad('--leave-out leaves no column: nothing to write')
     return tables
 
 
@@ -385,6 +393,9 @@ def parse_args(argv):
     ap.add_argument('out', metavar='OUT.json', help="the KCIDB document ('-': stdout)")
     ap.add_argument('inputs', metavar='RESULTS.tsv', nargs='+',
                     help='side_by_side.py tables: compare.tsv, debug.tsv, kasan.tsv, rt.tsv')
+    ap.add_argument('--leave-out', metavar='COLUMN', action='append', default=[],
+                    help='a column of the tables not to write (debug.sh: utrace-on, the '
+                         'reference column, already in make compare\'s document)')
     ap.add_argument('--origin', default='utrace',
                     help='the origin KernelCI gave this CI system (default utrace)')
     ap.add_argument('--schema', default=SCHEMA, help='the KCIDB JSON schema (default: %(default)s)')
@@ -420,7 +431,7 @@ def main(argv):
         if args.patch_url_base and not args.series:
             raise Bad('--patch-url-base needs --series')
         schema = load_schema(args.schema)
-        doc = build_document(args, load_tables(args.inputs), schema)
+        doc = build_document(args, load_tables(args.inputs, args.leave_out), schema)
         validate(doc, schema)
         write(args.out, doc)
     except Bad as e:

@@ -214,6 +214,68 @@ class TestDocument(unittest.TestCase):
         self.assertIn('kcidb: stdout', err)
 
 
+# A small table as scripts/debug.sh writes it for a bug-detector kernel
+# (build/results/kasan.tsv): utrace-on's rows as the reference column,
+# kmemleak and stress-ng rows of that kernel only (n/a on utrace-on), a
+# known failure, a KUnit case that never reported and a leak.
+DEBUG_TABLE = os.path.join(TOP, 'tests', 'harness', 'data', 'kasan.tsv')
+
+
+@need_jsonschema
+class TestDebugTable(unittest.TestCase):
+    """scripts/debug.sh: its kernel's table, alone, as a valid KCIDB document."""
+
+    def kcidb_json(self, *opts):
+        """Run lib.sh's kcidb_json as debug.sh does; (exit status, stderr, document)."""
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, 'out', 'kasan'))
+            write(d, 'out/kasan/.config', '#\n# Linux/x86 6.12.118 Kernel Configuration\n'
+                  'CONFIG_CC_VERSION_TEXT="gcc (Debian 12.2.0-14) 12.2.0"\nCONFIG_64BIT=y\n')
+            out = os.path.join(d, 'kcidb-kasan.json')
+            p = subprocess.run(['bash', '-c', '. scripts/lib.sh && kcidb_json "$@"', 'kcidb_json',
+                                out, DEBUG_TABLE, *opts], cwd=TOP, capture_output=True,
+                               text=True, env=dict(os.environ, TOP=TOP, BUILD=d))
+            doc = None
+            if os.path.exists(out):
+                with open(out) as f:
+                    doc = json.load(f)
+        return p.returncode, p.stderr, doc
+
+    def test_valid_and_this_kernel_only(self):
+        rc, err, doc = self.kcidb_json('--leave-out', 'utrace-on')
+        self.assertEqual(rc, 0, err)
+        jsonschema.Draft7Validator(schema(), format_checker=jsonschema.FormatChecker()) \
+            .validate(doc)
+        [co] = doc['checkouts']
+        self.assertTrue(co['id'].startswith(f'utrace:{BASE[:12]}-'), co['id'])
+        self.assertEqual([(b['config_name'], b['compiler']) for b in doc['builds']],
+                         [('kasan', 'gcc (Debian 12.2.0-14) 12.2.0')])
+        self.assertEqual({t['misc']['column'] for t in doc['tests']}, {'kasan'})
+        status = {t['path']: t['status'] for t in doc['tests']}
+        self.assertEqual(len(status), 12)
+        self.assertEqual(status['utrace.kmemleak.tests'], 'FAIL')
+        self.assertEqual(status['utrace.stress-ng.ptrace'], 'PASS')
+        self.assertEqual(status['utrace.kunit.utrace.stop_resume'], 'MISS')
+        self.assertEqual(status['utrace.ksft-ptrace.vmaccess'], 'FAIL')
+
+    def test_without_leave_out_the_reference_is_written_again(self):
+        # utrace-on would be a build of this document too (and its
+        # .config is not in this build/out): debug.sh leaves it out.
+        rc, err, doc = self.kcidb_json()
+        self.assertEqual((rc, doc), (1, None))
+        self.assertIn('utrace-on/.config', err)
+
+    def test_unknown_column(self):
+        rc, err, doc = self.kcidb_json('--leave-out', 'utrace-of')
+        self.assertEqual((rc, doc), (1, None))
+        self.assertEqual(err, f'kcidb.py: --leave-out utrace-of: no such column in {DEBUG_TABLE}\n')
+
+    def test_every_column_left_out(self):
+        rc, err, doc = self.kcidb_json('--leave-out', 'utrace-on', '--leave-out', 'kasan')
+        self.assertEqual((rc, doc), (1, None))
+        self.assertIn('leaves no column', err)
+
+
 class TestStatus(unittest.TestCase):
     def test_mapping_is_exact(self):
         self.assertEqual(kc.STATUS, {
