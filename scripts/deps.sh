@@ -11,6 +11,7 @@ pkgs=(
 	python3 perl ccache sparse coccinelle libcap-dev python3-ply python3-git
 	qemu-system-x86 gcc-multilib strace rsync stress-ng shellcheck
 	python3-jsonschema python3-rfc3987
+	clang lld python3-sphinx
 )
 
 missing=()

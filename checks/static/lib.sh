@@ -15,6 +15,7 @@
 chk=$BUILD/check
 basesrc=$chk/base-src
 tally=$chk/static.tally
+who=static # how base_diff's messages start
 mkdir -p "$chk" "$BUILD/results"
 kgit rev-parse HEAD >/dev/null # no kernel tree (no HEAD): stop here
 cc="gcc"
@@ -101,15 +102,20 @@ cache_summary() {
 	fi
 }
 
-# The base tree.  base_prepare CONFIG: the base worktree, configured and
-# prepared for CONFIG in $chk/base-out-CONFIG, only when a base finding
-# is not in the cache (a second check finds it prepared).
-base_prepare() {
-	local c=$1 o=$BUILD/out/$1 bo=$chk/base-out-$1
+# The base tree.  base_tree: the base worktree in $basesrc.
+base_tree() {
 	if [ ! -d "$basesrc" ]; then
 		note "checking out the base tree for reference findings ($basesrc)"
 		kgit worktree add -q --detach "$basesrc" base
 	fi
+}
+
+# base_prepare CONFIG: the base worktree, configured and prepared for
+# CONFIG in $chk/base-out-CONFIG, only when a base finding is not in the
+# cache (a second check finds it prepared).
+base_prepare() {
+	local c=$1 o=$BUILD/out/$1 bo=$chk/base-out-$1
+	base_tree
 	mkdir -p "$bo"
 	if ! cmp -s "$o/.config" "$bo/.config"; then
 		cp "$o/.config" "$bo/.config"
@@ -124,11 +130,23 @@ in_base() {
 	kgit cat-file -e "base:$1" 2>/dev/null
 }
 
-# normalise ROOT: "ROOT/path:line:col: msg" -> "path: msg" (sparse and
-# coccicheck output), so head and base findings compare by file and text.
+# normalise ROOT [EXTS]: "ROOT/path:line:col: msg" -> "path: msg" (sparse,
+# coccicheck, compiler, kernel-doc, sphinx output) for files ending in
+# one of EXTS (a regex, default 'c|h'), so head and base findings compare
+# by file and text.
 normalise() {
 	sed -E -e "s#^$1/##" -e 's#^(\.\./)+##' |
-		sed -E -n 's#^([^: ]+\.[ch]):[0-9]+(:[0-9-]+)?:? #\1: #p' | LC_ALL=C sort
+		sed -E -n "s#^([^: ]+\\.(${2:-c|h})):[0-9]+(:[0-9-]+)?:? #\\1: #p" | LC_ALL=C sort
+}
+
+# sphinx_findings ROOT: sphinx's warnings and errors as "path: message"
+# (ROOT and line numbers dropped).  A warning about a kernel-doc comment
+# names the .rst and then the source file: the source file is kept.  One
+# without a file reads "(htmldocs): ..." (checks/robot-checks.sh).
+sphinx_findings() {
+	{ grep -E '(WARNING|ERROR|SEVERE|CRITICAL):' || true; } | sed -E -e "s#$1/##g" \
+		-e 's#^([^ :]+:[0-9]+: )+([^ :]+):[0-9]+: #\2: #' -e 's#^([^ :]+):[0-9]+: #\1: #' \
+		-e 's#^(WARNING|ERROR|SEVERE|CRITICAL):#(htmldocs): \1:#' | LC_ALL=C sort
 }
 
 # numbered FILE: each line with its occurrence count, sorted, so that comm
@@ -141,20 +159,22 @@ numbered() {
 
 # base_diff CHECK CONFIG FILE HEAD BASE: print the findings of HEAD (a
 # file of "path: message" lines) that BASE does not have, and how many
-# BASE has; record both in $tally.  Returns 1 when there are new ones.
+# BASE has; record both in $tally.  CONFIG names the config in the
+# messages (empty: none).  Returns 1 when there are new ones.
 base_diff() {
-	local check=$1 c=$2 f=$3 head=$4 base=$5 new
+	local check=$1 c=$2 f=$3 head=$4 base=$5 new in=" ($2 config)" of=", $2 config"
+	[ -n "$c" ] || in="" of=""
 	new=$(LC_ALL=C comm -23 <(numbered "$head") <(numbered "$base") | cut -f1)
 	if [ -s "$base" ]; then
 		echo "base $(wc -l <"$base")" >>"$tally"
 	fi
 	if [ -n "$new" ]; then
-		echo "static: NEW $check findings in $f ($c config):"
+		echo "$who: NEW $check findings in $f$in:"
 		printf '%s\n' "$new" | sed 's/^/    /'
 		printf 'new %d\nbad %s:%s\n' "$(printf '%s\n' "$new" | wc -l)" "$c" "$f" >>"$tally"
 	fi
 	if [ -s "$base" ]; then
-		echo "static: (base's own $check findings in $f, $c config, not ours: $(wc -l <"$base"))"
+		echo "$who: (base's own $check findings in $f$of, not ours: $(wc -l <"$base"))"
 	fi
 	[ -z "$new" ]
 }

@@ -74,5 +74,65 @@ class TestCheckpatchStage(unittest.TestCase):
         self.assertIn('TRAILING_WHITESPACE', out)
 
 
+@unittest.skipUnless(os.path.exists(os.path.join(LINUX_DIR, '.git')),
+                     'needs the kernel tree (make tree): checks/static/lib.sh reads its HEAD')
+class TestFindings(unittest.TestCase):
+    """checks/static/lib.sh: findings as 'path: message', and only the new ones count."""
+
+    def sh(self, script, stdin=''):
+        with tempfile.TemporaryDirectory() as d:
+            env = dict(os.environ, BUILD=d, LINUX_DIR=LINUX_DIR, TOP=TOP)
+            p = subprocess.run(['bash', '-c', '. checks/static/lib.sh && ' + script], cwd=TOP,
+                               env=env, input=stdin, capture_output=True, text=True)
+            tally = ''
+            if os.path.exists(os.path.join(d, 'check', 'static.tally')):
+                with open(os.path.join(d, 'check', 'static.tally')) as f:
+                    tally = f.read()
+        return p.returncode, p.stdout, p.stderr, tally
+
+    def test_normalise(self):
+        log = ('/src/kernel/a.c:12:3: warning: unused variable [-Wunused]\n'
+               '/src/include/linux/u.h:4: warning: bad\n'
+               'Documentation/t.rst:4: WARNING: x\n'
+               'make[2]: *** [scripts/Makefile.build:244: kernel/a.o] Error 1\n')
+        _, out, err, _ = self.sh('normalise /src', log)
+        self.assertEqual(out, 'include/linux/u.h: warning: bad\n'
+                              'kernel/a.c: warning: unused variable [-Wunused]\n', err)
+        _, out, _, _ = self.sh("normalise /src 'c|h|rst'", log)
+        self.assertIn('Documentation/t.rst: WARNING: x\n', out)
+
+    def test_sphinx_findings(self):
+        log = ('/src/Documentation/trace/utrace:411: /src/include/linux/utrace.h:182: '
+               'WARNING: Inline literal start-string without end-string.\n'
+               '/src/Documentation/trace/boottime-trace.rst:27: WARNING: undefined label\n'
+               'WARNING: dot(1) not found\n'
+               'Using alabaster theme\n')
+        _, out, err, _ = self.sh('sphinx_findings /src', log)
+        self.assertEqual(out.splitlines(), [
+            '(htmldocs): WARNING: dot(1) not found',
+            'Documentation/trace/boottime-trace.rst: WARNING: undefined label',
+            'include/linux/utrace.h: WARNING: Inline literal start-string without end-string.'],
+            err)
+
+    def test_base_diff_counts_only_new_findings(self):
+        script = ('printf "a.c: w1\\na.c: w1\\na.c: see line 12\\n" >"$BUILD/h"; '
+                  'printf "a.c: w1\\na.c: see line 9\\n" >"$BUILD/b"; '
+                  'mkdir -p "$BUILD/check"; base_diff sparse utrace-off a.c "$BUILD/h" "$BUILD/b"')
+        rc, out, err, tally = self.sh(script)
+        self.assertEqual(rc, 1, err)
+        # The second 'w1' is new (repeats count); 'line 12' is 'line 9' moved.
+        self.assertEqual(out, 'static: NEW sparse findings in a.c (utrace-off config):\n'
+                              '    a.c: w1\n'
+                              "static: (base's own sparse findings in a.c, utrace-off config, "
+                              'not ours: 2)\n')
+        self.assertEqual(tally, 'base 2\nnew 1\nbad utrace-off:a.c\n')
+        # No config (kernel-doc, htmldocs), nothing new: no tally line but the base's.
+        script = ('printf "a.c: w1\\n" >"$BUILD/h"; printf "a.c: w1\\na.c: w2\\n" >"$BUILD/b"; '
+                  'mkdir -p "$BUILD/check"; base_diff htmldocs "" a.c "$BUILD/h" "$BUILD/b"')
+        rc, out, err, tally = self.sh(script)
+        self.assertEqual((rc, tally), (0, 'base 2\n'), err)
+        self.assertEqual(out, "static: (base's own htmldocs findings in a.c, not ours: 2)\n")
+
+
 if __name__ == '__main__':
     unittest.main()
