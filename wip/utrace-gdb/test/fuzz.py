@@ -48,6 +48,8 @@ def main():
         packet('m0,ffffffffffffffff'), packet('mffffffffffffffff,10'),
         packet('m' + 'f' * 40 + ',1'), packet('M0,2:zz'), packet('M0,1:'),
         packet('M1000,4:00'), packet('X0,0:'), packet('P999=00'),
+        # 2 * len wraps to 32: must be refused, not kmalloc(2^63 + 16).
+        packet('M0,8000000000000010:' + '00' * 16),
         packet('P10=' + '0' * 3), packet('p' + 'f' * 30), packet('G00'),
         packet('Hgffffffff'), packet('Hc-2'), packet('H'), packet('Tzz'),
         packet('T0'), packet('T-1'), packet('vCont;'), packet('vCont;x'),

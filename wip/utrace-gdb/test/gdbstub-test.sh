@@ -9,6 +9,7 @@
 # Runs, against the target program:
 #   open    : /proc/PID/gdb stops every thread, a second open gets EBUSY,
 #             closing lets them run again;
+#   exec    : an exec ends the session (end of file, EIO, runs free);
 #   kill    : Debian's gdb through 'target extended-remote /proc/PID/gdb':
 #             threads, a breakpoint (int3 written with M), memory write,
 #             registers, print, bt, next/stepi, continue, kill;
@@ -21,8 +22,8 @@
 # and compared after normalising addresses and ids with the expected-*.txt
 # file.  Exit status 0 when everything passed.
 dir=$(cd "$(dirname "$0")" && pwd)
-# One word (the guest passes one): PART[:debug].  PART is open, kill,
-# ctrlc, exit, fuzz, strace or all (the default); ':debug' logs gdb's packets
+# One word (the guest passes one): PART[:debug].  PART is open, exec,
+# kill, ctrlc, exit, fuzz, strace or all (the default); ':debug' logs gdb's packets
 # ('set debug remote 1') into the transcripts.
 spec=${1:-all}
 only=${spec%%:*}
@@ -38,16 +39,21 @@ ok() { n=$((n + 1)); echo "ok $n $*"; }
 notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $*"; }
 check() { if [ "$1" = 0 ]; then shift; ok "$@"; else shift; notok "$@"; fi; }
 
-# start_target: run the target in the background; sets pid.
-start_target() {
-	rm -f target.out
-	"$target" >target.out 2>&1 &
-	pid=$!
+# wait_ready: up to 20 s for the background program to print "ready".
+wait_ready() {
 	i=0
 	while ! grep -q ready target.out 2>/dev/null && [ $i -lt 200 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
+}
+
+# start_target: run the target in the background; sets pid.
+start_target() {
+	rm -f target.out
+	"$target" >target.out 2>&1 &
+	pid=$!
+	wait_ready
 }
 
 # states: the one-letter states of the target's threads, sorted.
@@ -61,9 +67,8 @@ states() {
 wait_states() {
 	i=0
 	while [ $i -lt 300 ]; do
-		case $(states) in
-		"$1$1") return 0 ;;
-		esac
+		st=$(states)
+		[ -n "$st" ] && [ -z "$(echo "$st" | tr -d "$1")" ] && return 0
 		sleep 0.1
 		i=$((i + 1))
 	done
@@ -155,11 +160,7 @@ start_target_as() { # SETPRIV-ARGS...
 	rm -f target.out
 	setpriv "$@" "$target" >target.out 2>&1 &
 	pid=$!
-	i=0
-	while ! grep -q ready target.out 2>/dev/null && [ $i -lt 200 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_ready
 }
 nobody="--reuid=65534 --regid=65534 --clear-groups"
 # shellcheck disable=SC2086 # $nobody: words
@@ -185,6 +186,44 @@ kill -9 $pid
 wait $pid 2>/dev/null
 
 
+fi
+
+# --- exec ends the session ---
+# The file reaches only the memory it was opened for: an exec (which may
+# gain privilege) lets the thread go, read() gets end of file, write() EIO.
+if want exec; then
+rm -f fifo
+mkfifo fifo
+sh -c 'echo ready; read -r x <fifo; exec sleep 60' >target.out 2>&1 &
+pid=$!
+wait_ready
+exec 3<>/proc/$pid/gdb
+wait_states t
+check $? "exec: open stops the shell (states $(states))"
+# shellcheck disable=SC2016 # a gdb packet, not an expansion
+printf '$c#63' >&3
+wait_states S
+check $? "exec: 'c' lets it run into read() (states $(states))"
+echo go >fifo
+timeout -s KILL 20 cat <&3 >exec.out
+st=$?
+check $st "exec: read() reaches end of file after the exec (status $st, read $(od -An -c exec.out | tr -s ' '))"
+# The shell's printf does not say which errno: ask write(2) itself.
+err=$(python3 -c '
+import os
+try:
+    os.write(3, b"$?#3f")
+    print("written")
+except OSError as e:
+    print(e.errno)')
+[ "$err" = 5 ]
+check $? "exec: write() fails with EIO (got '$err', EIO is 5)"
+comm=$(cat /proc/$pid/comm)
+[ "$comm" = sleep ] && wait_states S
+check $? "exec: the new program runs, not held (comm $comm, states $(states))"
+exec 3>&-
+kill -9 $pid
+wait $pid 2>/dev/null
 fi
 
 # --- gdb alone, ending in kill ---
