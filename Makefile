@@ -77,12 +77,13 @@ bench: tree
 bench-smoke: tree
 	@bench/run.sh --smoke
 
-## profile       instructions per function of one benchmark on both kernels (P=ptrace-syscall [N=2100])
+## profile       instructions per function of one benchmark on both kernels (P=ptrace-syscall [N=2100] [A=arg, e.g. P=engines A=2])
 P ?= ptrace-syscall
 N ?= 2100
+A ?=
 profile: tree
 	@$(S)/build.sh $$(. $(S)/lib.sh && active_configs)
-	@bench/profile.sh $(P) $(N)
+	@bench/profile.sh $(P) $(N) $(A)
 
 ## clean         remove build products but keep the kernel tree and ccache
 clean:

@@ -10,6 +10,8 @@
 #   ENGINE_WHY why ENGINE_KO is empty
 #   TEST_UTRACE_KO   the utrace test module (lib/test_utrace.ko), or empty
 #   TEST_UTRACE_WHY  why TEST_UTRACE_KO is empty
+#   BENCH_KO   the counting engines of bench/kmod (utrace_bench.ko), or empty
+#   BENCH_WHY  why BENCH_KO is empty
 #
 # Output, one line per benchmark (everything else is indented with "  | "):
 #   result NAME UNIT VALUE     a measurement (guest time per operation)
@@ -183,13 +185,17 @@ for lim in $(($(cat /proc/sys/kernel/threads-max) / 2)) $(($(cat /proc/sys/kerne
 	$(($(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo) / 400)); do
 	[ "$lim" -lt "$nt" ] && nt=$lim
 done
-scale_rows() { # KIND REASON: every scale row as na, pending or fail
-	u1=" ns/call" u2=" ns/attach"
-	[ "$1" = fail ] && u1="" u2=""
+scale_rows() { # KIND REASON: the attach row as na, pending or fail
+	u2=" ns/attach"
+	[ "$1" = fail ] && u2=""
+	echo "$1 attach-$nt-threads$u2 $2"
+}
+engine_rows() { # KIND REASON: every engines row as na, pending or fail
+	u1=" ns/call"
+	[ "$1" = fail ] && u1=""
 	for k in 0 1 2 4 8 16; do
 		echo "$1 engines-$k-per-event$u1 $2"
 	done
-	echo "$1 attach-$nt-threads$u2 $2"
 }
 # A manual run's CONF may lack TEST_UTRACE_KO: then use the booted
 # kernel's build directory (boot/qemu.py passes it as UTRACE_KBUILD).
@@ -197,6 +203,32 @@ if [ -z "${TEST_UTRACE_KO+set}" ] && [ -n "${UTRACE_KBUILD:-}" ]; then
 	TEST_UTRACE_KO=$UTRACE_KBUILD/lib/test_utrace.ko
 	[ -f "$TEST_UTRACE_KO" ] || { TEST_UTRACE_WHY="no $TEST_UTRACE_KO"; TEST_UTRACE_KO=""; }
 fi
+# engines-K-per-event: K engines of bench/kmod/utrace_bench.ko, which only
+# count.  Each attachment holds the module, so rmmod fails while an
+# engine is still attached: then one leaked.
+if [ $has_utrace = no ]; then
+	engine_rows na CONFIG_UTRACE=n
+elif [ -z "${BENCH_KO:-}" ]; then
+	engine_rows pending "${BENCH_WHY:-no utrace_bench module given}"
+elif ! insmod "$BENCH_KO" 2>/tmp/insmod.err; then
+	sed 's/^/  | /' /tmp/insmod.err
+	engine_rows fail "insmod $BENCH_KO failed: $(tail -n 1 /tmp/insmod.err)"
+else
+	for k in 0 1 2 4 8 16; do
+		run engines-$k-per-event 120 $B engines "$(n 200000)" $k
+	done
+	t=0
+	until rmmod utrace_bench 2>/tmp/rmmod.err; do
+		t=$((t + 1))
+		if [ $t -ge 10 ]; then
+			sed 's/^/  | /' /tmp/rmmod.err
+			echo "fail utrace_bench-unload rmmod utrace_bench failed for 10 s: an engine leaked"
+			break
+		fi
+		sleep 1
+	done
+fi
+
 tu=/sys/module/test_utrace/parameters
 if [ $has_utrace = no ]; then
 	scale_rows na CONFIG_UTRACE=n
@@ -206,9 +238,6 @@ elif ! insmod "$TEST_UTRACE_KO" 2>/tmp/insmod.err; then
 	sed 's/^/  | /' /tmp/insmod.err
 	scale_rows fail "insmod $TEST_UTRACE_KO failed: $(tail -n 1 /tmp/insmod.err)"
 else
-	for k in 0 1 2 4 8 16; do
-		run engines-$k-per-event 120 $B engines "$(n 200000)" $k
-	done
 	run attach-$nt-threads 300 $B attach-threads "$(n 7)" $nt
 	# Engines are released when the core drops its last reference, at the
 	# latest when their thread is reaped: all benchmark processes are.

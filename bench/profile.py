@@ -1,18 +1,22 @@
 #!/usr/bin/env python3
 """Per-function kernel instruction counts per benchmark operation.
 
-  profile.py --iterations K NAME=SYSTEM_MAP,BLOCKS_N,BLOCKS_2N ...
+  profile.py --iterations K NAME=SYSTEM_MAP,BLOCKS_N,BLOCKS_2N[,KO@ADDR] ...
 
 BLOCKS files come from the tbprof plugin (bench/src/tbprof.c): "ADDR EXECS
 INSNS" per block of kernel text and "user EXECS INSNS".  Each block is
 charged to the function of System.map that contains its start; the runs
 of the block at a function's first address count its calls.  The second run did K more
 operations than the first, so (second - first) / K is the cost of one
-operation.  Prints one column per kernel, the functions sorted by the
+operation.  KO@ADDR adds the text symbols of a module (`nm KO`) loaded
+with its .text at ADDR in both runs (the guest prints it), named
+"module:function".  Prints one column per kernel, the functions sorted by the
 largest difference between the first two kernels, then the totals.
 """
 import argparse
 import bisect
+import os
+import subprocess
 import sys
 
 
@@ -24,6 +28,25 @@ def load_map(path):
             if len(parts) == 3 and parts[1] in 'tTwW':
                 addrs.append(int(parts[0], 16))
                 names.append(parts[2])
+    order = sorted(range(len(addrs)), key=addrs.__getitem__)
+    return [addrs[i] for i in order], [names[i] for i in order]
+
+
+def add_module(smap, spec):
+    """Add the .text symbols of module KO, loaded at ADDR, to smap."""
+    ko, _, addr = spec.partition('@')
+    base = int(addr, 16)
+    out = subprocess.run(['nm', '--defined-only', ko], capture_output=True,
+                         text=True, check=True).stdout
+    mod = os.path.basename(ko).removesuffix('.ko')
+    addrs, names = smap
+    for line in out.splitlines():
+        parts = line.split()
+        # .text symbols only: .init.text and .exit.text are elsewhere.
+        if len(parts) == 3 and parts[1] in 'tT' and \
+                not parts[2].startswith(('__pfx_', 'init_module', 'cleanup_module')):
+            addrs.append(base + int(parts[0], 16))
+            names.append(f'{mod}:{parts[2]}')
     order = sorted(range(len(addrs)), key=addrs.__getitem__)
     return [addrs[i] for i in order], [names[i] for i in order]
 
@@ -53,16 +76,18 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--iterations', type=int, required=True)
     ap.add_argument('--top', type=int, default=40)
-    ap.add_argument('kernels', nargs='+', metavar='NAME=MAP,BLOCKS_N,BLOCKS_2N')
+    ap.add_argument('kernels', nargs='+', metavar='NAME=MAP,BLOCKS_N,BLOCKS_2N[,KO@ADDR]')
     a = ap.parse_args()
     cols = []
     for spec in a.kernels:
         name, _, files = spec.partition('=')
         parts = files.split(',')
-        if len(parts) != 3:
-            sys.exit(f'profile.py: {spec}: expected NAME=MAP,BLOCKS_N,BLOCKS_2N')
+        if len(parts) not in (3, 4):
+            sys.exit(f'profile.py: {spec}: expected NAME=MAP,BLOCKS_N,BLOCKS_2N[,KO@ADDR]')
         smap = load_map(parts[0])
-        first, second = (load_blocks(p, smap) for p in parts[1:])
+        if len(parts) == 4:
+            smap = add_module(smap, parts[3])
+        first, second = (load_blocks(p, smap) for p in parts[1:3])
         zero = [0, 0]
         per = {k: tuple((second.get(k, zero)[j] - first.get(k, zero)[j]) / a.iterations
                         for j in (0, 1))

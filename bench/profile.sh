@@ -2,9 +2,15 @@
 # make profile: where the kernel spends its instructions in one benchmark,
 # per function, on utrace-off and utrace-on side by side.
 #
-#   bench/profile.sh NAME [N]      (NAME as in bench/src/bench.c, e.g.
+#   bench/profile.sh NAME [N [ARG]]  (NAME as in bench/src/bench.c, e.g.
 #                                   ptrace-syscall; N as bench takes it,
-#                                   default 2100)
+#                                   default 2100; ARG for the benchmarks
+#                                   that take one, e.g. K of "engines")
+#
+# "engines" runs on utrace-on only, with bench/kmod/utrace_bench.ko
+# loaded: its functions are rows too ("utrace_bench:ub_syscall_entry"),
+# so the cost of an engine splits into what the core spends and what the
+# engine's callback spends.  Compare two K to get one engine's share.
 #
 # Boots each built kernel twice under TCG, with -icount so that the boot
 # (delay calibration, timer ticks) is the same in both, with the tbprof plugin
@@ -20,43 +26,61 @@
 
 name=${1:?usage: bench/profile.sh NAME [N] (a benchmark of bench/src/bench.c)}
 n=${2:-2100}
+arg=${3:-}
 [[ $n =~ ^[1-9][0-9]*$ ]] || die "profile: N must be a positive number of iterations, not '$n'"
 out=$BUILD/results/profile
 bin=$BUILD/bench
 mkdir -p "$out" "$bin"
 read -r -a configs <<<"$(active_configs)"
+ko=""
+if [ "$name" = engines ]; then
+	[[ $arg =~ ^[0-9]+$ ]] || die "profile: engines needs K, the number of engines (e.g. 'make profile P=engines A=2')"
+	configs=(utrace-on)
+	ko=$(bench_module "$bin")
+fi
+tag=$name${arg:+-$arg}
 for c in "${configs[@]}"; do
 	[ -f "$BUILD/out/$c/arch/x86/boot/bzImage" ] ||
 		die "no $c kernel in $BUILD/out/$c: run 'make build' first"
 done
 gcc -O2 -shared -fPIC -Wall -o "$bin/tbprof.so" "$TOP/bench/src/tbprof.c" ||
 	die "building the tbprof plugin (bench/src/tbprof.c) failed (above)"
-gcc -O2 -static -Wall -I"$LINUX_DIR/lib" -o "$bin/bench" "$TOP/bench/src/bench.c" -lpthread ||
+gcc -O2 -static -Wall -I"$LINUX_DIR/lib" -I"$TOP/bench/kmod" -o "$bin/bench" "$TOP/bench/src/bench.c" -lpthread ||
 	die "building bench/src/bench.c failed (above)"
 
 args=()
 for c in "${configs[@]}"; do
 	for k in $n $((2 * n)); do
-		dir=$out/$name-$c-$k
+		dir=$out/$tag-$c-$k
 		mkdir -p "$dir"
-		printf 'BIN=%s\nNAME=%s\nN=%s\n' "$bin" "$name" "$k" >"$dir/guest.conf"
-		note "profile: $c, bench $name $k"
+		printf 'BIN=%s\nNAME=%s\nN=%s\nARG=%s\nKO=%s\n' "$bin" "$name" "$k" "$arg" "$ko" >"$dir/guest.conf"
+		note "profile: $c, bench $name $k $arg"
 		"$TOP/boot/qemu.py" --kernel "$BUILD/out/$c/arch/x86/boot/bzImage" --icount \
 			--plugin "$bin/tbprof.so,out=$dir/blocks.txt" \
 			--script "$TOP/bench/profile-guest.sh" --args "$dir/guest.conf" \
 			--out "$dir" --timeout 900 --silence 300 ||
 			die "profile: the $c guest did not finish (logs in $dir)"
-		grep -q "^profile: bench $name $k exit status 0" "$dir/output.log" ||
-			die "profile: bench $name $k failed in the $c guest: see $dir/output.log"
+		grep -q "^profile: bench $name $k${arg:+ $arg} exit status 0" "$dir/output.log" ||
+			die "profile: bench $name $k $arg failed in the $c guest: see $dir/output.log"
 		[ -s "$dir/blocks.txt" ] || die "profile: tbprof wrote no counts ($dir/blocks.txt)"
 	done
-	args+=("$c=$BUILD/out/$c/System.map,$out/$name-$c-$n/blocks.txt,$out/$name-$c-$((2 * n))/blocks.txt")
+	spec="$c=$BUILD/out/$c/System.map,$out/$tag-$c-$n/blocks.txt,$out/$tag-$c-$((2 * n))/blocks.txt"
+	if [ -n "$ko" ]; then
+		# The module must sit at the same address in both runs.
+		at=$(sed -n 's/^profile: module text at //p' "$out/$tag-$c-$n/output.log")
+		at2=$(sed -n 's/^profile: module text at //p' "$out/$tag-$c-$((2 * n))/output.log")
+		if [ -z "$at" ] || [ "$at" != "$at2" ]; then
+			die "profile: the test module's .text moved between the two runs, or was not printed (see $out/$tag-$c-*/output.log)"
+		fi
+		spec+=",$ko@$at"
+	fi
+	args+=("$spec")
 done
 # Operations bench ran: N, or for the benchmarks that take the median of
 # rounds (they print "rounds of P"), a warm-up and 7 rounds of P.
 ops() {
 	local p
-	p=$(sed -n 's/^rounds of \([0-9]*\),.*/\1/p' "$out/$name-${configs[0]}-$1/output.log")
+	p=$(sed -n 's/^rounds of \([0-9]*\),.*/\1/p' "$out/$tag-${configs[0]}-$1/output.log")
 	if [ -n "$p" ]; then echo $((8 * p)); else echo "$1"; fi
 }
-"$TOP/bench/profile.py" --top "${PROFILE_TOP:-40}" --iterations $(($(ops $((2 * n))) - $(ops "$n"))) "${args[@]}" | tee "$out/$name.txt"
+"$TOP/bench/profile.py" --top "${PROFILE_TOP:-40}" --iterations $(($(ops $((2 * n))) - $(ops "$n"))) "${args[@]}" | tee "$out/$tag.txt"

@@ -65,7 +65,7 @@ fi
 
 note "building the benchmark programs into $bin"
 mkdir -p "$bin"
-gcc -O2 -static -Wall -I"$test_utrace_inc" -o "$bin/bench" "$TOP/bench/src/bench.c" -lpthread ||
+gcc -O2 -static -Wall -I"$test_utrace_inc" -I"$TOP/bench/kmod" -o "$bin/bench" "$TOP/bench/src/bench.c" -lpthread ||
 	die "building bench/src/bench.c failed (above)"
 gcc -O2 -static -nostdlib -fno-stack-protector -Wall -o "$bin/tiny" "$TOP/bench/src/tiny.c" ||
 	die "building bench/src/tiny.c failed (above)"
@@ -88,6 +88,15 @@ elif [ ! -f "$tu_ko" ]; then
 	tu_ko=""
 fi
 
+# The counting engines of the engines-K-per-event rows (bench/kmod).
+bench_ko="" bench_why=""
+if [ -f "$BUILD/out/utrace-on/Module.symvers" ]; then
+	note "building bench/kmod/utrace_bench.ko against the utrace-on kernel"
+	bench_ko=$(bench_module "$bin")
+else
+	bench_why="no utrace-on kernel with modules in $BUILD/out/utrace-on (Module.symvers)"
+fi
+
 rm -rf "$out"
 mkdir -p "$out"
 rc=0
@@ -104,6 +113,8 @@ for c in "${configs[@]}"; do
 			ENGINE_WHY='$engine_why'
 			TEST_UTRACE_KO=$tu_ko
 			TEST_UTRACE_WHY='$tu_why'
+			BENCH_KO=$bench_ko
+			BENCH_WHY='$bench_why'
 		EOF
 		note "bench ($mode): booting $c, run $r of $runs (log: $dir/output.log)"
 		t0=$(date +%s)

@@ -114,6 +114,23 @@ absent_reason() {
 		echo "the kernel tree does not define CONFIG_UTRACE yet (utrace-core branch), so only utrace-off is built and run"
 }
 
+# bench_module DIR: build bench/kmod (utrace_bench.ko, the counting engines
+# of make bench's engines-K-per-event rows) against the utrace-on kernel
+# in DIR/kmod and print the module's path.  An out-of-tree module: a tool
+# of the workbench, not part of the series.
+bench_module() {
+	local dir=$1/kmod o=$BUILD/out/utrace-on
+	[ -f "$o/Module.symvers" ] ||
+		die "no utrace-on kernel with modules in $o (Module.symvers): run 'make build'"
+	rm -rf "$dir"
+	cp -r "$TOP/bench/kmod" "$dir"
+	make -s -C "$LINUX_DIR" O="$o" M="$dir" modules >"$dir/build.log" 2>&1 || {
+		cat "$dir/build.log" >&2
+		die "building bench/kmod/utrace_bench.ko failed (above, $dir/build.log)"
+	}
+	echo "$dir/utrace_bench.ko"
+}
+
 # boot_guest WHO CONFIG SCRIPT ARG OUT: boot kernel CONFIG in QEMU with guest
 # SCRIPT (given ARG), logs and results in OUT; scan its console for kernel
 # bug reports and parse its KTAP into OUT/results.tsv.  Messages start with

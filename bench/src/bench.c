@@ -15,8 +15,8 @@
  * means the kernel lacks what the benchmark needs (the reason is the
  * last line on stderr): not measured, not a failure.
  *
- * Two take an ARG: "engines N K" (N getpid calls with K utrace engines
- * on the thread) and "attach-threads N THREADS" (N rounds of attaching an
+ * Two take an ARG: "engines N K" (N getpid calls with K counting utrace
+ * engines on the thread) and "attach-threads N THREADS" (N rounds of attaching an
  * engine to every thread of a THREADS-thread process).
  */
 #define _GNU_SOURCE
@@ -44,11 +44,14 @@
 #include <unistd.h>
 
 /*
- * The scale benchmarks drive utrace engines through the test module's
- * misc device (lib/test_utrace.c); its ABI header lives in the kernel
- * tree's lib/, which bench/run.sh puts on the include path.  Without it
- * those benchmarks exit 4 (not measured).
+ * "engines" drives the counting engines of bench/kmod/utrace_bench.ko
+ * (utrace_bench.h, on the include path from bench/run.sh).
+ * "attach-threads" drives the test module's misc device
+ * (lib/test_utrace.c); its ABI header lives in the kernel tree's lib/,
+ * which bench/run.sh puts on the include path.  Without it that
+ * benchmark exits 4 (not measured).
  */
+#include "utrace_bench.h"
 #if __has_include("test_utrace_uapi.h")
 #include "test_utrace_uapi.h"
 #define HAVE_TEST_UTRACE 1
@@ -807,70 +810,6 @@ static void tu_stats(int fd, unsigned int id, struct test_utrace_stats *st)
 		die("STATS of engine %u", id);
 }
 
-/*
- * engines N K: N getpid calls (in rounds, median, as the getpid row) with
- * K engines attached to this thread, each with SYSCALL_ENTRY and
- * SYSCALL_EXIT events and a script where every callback returns
- * UTRACE_RESUME (no stops).  K = 0 runs the same code with an open
- * session and no engine: the baseline.
- *
- * The script's system call filter names a number no system call has, so
- * every callback is the module's cheapest: find the engine, count the
- * call, return UTRACE_RESUME, log nothing (a logged callback also fills
- * and then overflows a ring, work of the test module, not of utrace).
- */
-static void b_engines(long n, const char *arg)
-{
-	long k = arg ? atol(arg) : -1;
-	struct test_utrace_stats st;
-	pid_t tid = gettid();
-	long calls;
-	int fd, ids[TEST_UTRACE_MAX_ENGINES];
-
-	if (k < 0 || k > TEST_UTRACE_MAX_ENGINES)
-		die("usage: bench engines N K (K = 0 .. %d engines)", TEST_UTRACE_MAX_ENGINES);
-	fd = tu_open();
-	for (long i = 0; i < k; i++) {
-		struct test_utrace_script sc = {
-			.flags = TEST_UTRACE_SCRIPT_SYSCALL_KEEP,
-			.syscall_nr = INT_MAX,
-			.syscall_action = TEST_UTRACE_SYSCALL_RUN,
-		};
-		struct test_utrace_cmd c = {
-			.events = TEST_UTRACE_EVENT(SYSCALL_ENTRY) | TEST_UTRACE_EVENT(SYSCALL_EXIT),
-		};
-
-		ids[i] = tu_attach(fd, tid, i + 1);
-		sc.id = ids[i];
-		for (int e = 0; e < TEST_UTRACE_NEVENTS; e++)
-			sc.on[e].action = sc.on[e].then = TEST_UTRACE_RESUME;
-		if (ioctl(fd, TEST_UTRACE_IOC_SCRIPT, &sc) < 0)
-			die("SCRIPT of engine %d", ids[i]);
-		c.id = ids[i];
-		if (ioctl(fd, TEST_UTRACE_IOC_SET_EVENTS, &c) != 0)
-			die("SET_EVENTS of engine %d", ids[i]);
-	}
-	median_result("ns/call", r_getpid, n, NULL);
-
-	/* Every engine saw every getpid (warm-up round included), logged none. */
-	calls = round_size(n) * (ROUNDS + 1);
-	for (long i = 0; i < k; i++) {
-		tu_stats(fd, ids[i], &st);
-		if (st.calls[TEST_UTRACE_EV_SYSCALL_ENTRY] < (unsigned long)calls ||
-		    st.calls[TEST_UTRACE_EV_SYSCALL_EXIT] < (unsigned long)calls)
-			die("engine %d got %llu entry and %llu exit reports for %ld calls",
-			    ids[i], (unsigned long long)st.calls[TEST_UTRACE_EV_SYSCALL_ENTRY],
-			    (unsigned long long)st.calls[TEST_UTRACE_EV_SYSCALL_EXIT], calls);
-	}
-	tu_stats(fd, 0, &st);
-	if (st.logged || st.dropped || st.late)
-		die("the session logged %llu records (%llu dropped), %llu late callbacks: want none",
-		    (unsigned long long)st.logged, (unsigned long long)st.dropped,
-		    (unsigned long long)st.late);
-	fprintf(stderr, "%ld engine(s), each got >= %ld entry and exit reports\n", k, calls);
-	close(fd);
-}
-
 static int idle_started;
 
 static void *idle_thread(void *arg)
@@ -1022,17 +961,55 @@ static void b_attach_threads(long rounds, const char *arg)
 	free(tids);
 }
 #else
-static void b_engines(long n, const char *arg)
+static void b_attach_threads(long n, const char *arg)
 {
 	fprintf(stderr, "bench was built without test_utrace_uapi.h (see bench/run.sh)\n");
 	exit(4);
 }
-
-static void b_attach_threads(long n, const char *arg)
-{
-	b_engines(n, arg);
-}
 #endif
+
+/* ---- scale: engines per event, through bench/kmod/utrace_bench.ko ---- */
+
+/*
+ * engines N K: N getpid calls (in rounds, median, as the getpid row) with
+ * K engines attached to this thread, each with SYSCALL_ENTRY and
+ * SYSCALL_EXIT events.  The engines of utrace_bench.ko count the reports
+ * in their own data and return UTRACE_RESUME, nothing else: the cost
+ * measured is the core's, not a test fixture's.  K = 0 runs the same code
+ * with an open session and no engine: the baseline.
+ */
+static void b_engines(long n, const char *arg)
+{
+	long k = arg ? atol(arg) : -1;
+	struct utrace_bench_counts c;
+	long calls;
+	int fd;
+
+	if (k < 0 || k > UTRACE_BENCH_MAX_ENGINES)
+		die("usage: bench engines N K (K = 0 .. %d engines)", UTRACE_BENCH_MAX_ENGINES);
+	fd = open(UTRACE_BENCH_DEV, O_RDWR | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT) {
+		fprintf(stderr, "no %s: the utrace_bench module is not loaded\n", UTRACE_BENCH_DEV);
+		exit(4);
+	}
+	if (fd < 0)
+		die("open %s", UTRACE_BENCH_DEV);
+	if (k && ioctl(fd, UTRACE_BENCH_IOC_ATTACH, k) != 0)
+		die("ATTACH of %ld engines", k);
+	median_result("ns/call", r_getpid, n, NULL);
+
+	/* Every engine saw every getpid, the warm-up round included. */
+	calls = round_size(n) * (ROUNDS + 1);
+	if (k) {
+		if (ioctl(fd, UTRACE_BENCH_IOC_COUNTS, &c) != 0)
+			die("COUNTS");
+		if (c.entries < (unsigned long)calls || c.exits < (unsigned long)calls)
+			die("an engine got %llu entry and %llu exit reports for %ld calls",
+			    (unsigned long long)c.entries, (unsigned long long)c.exits, calls);
+	}
+	fprintf(stderr, "%ld engine(s), each got >= %ld entry and exit reports\n", k, calls);
+	close(fd);
+}
 
 int main(int argc, char **argv)
 {
