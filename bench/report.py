@@ -8,7 +8,9 @@ Each LOG is one guest's output.log (bench/guest.sh); a kernel booted
 twice has two.  Per benchmark and kernel the value is the mean over the
 runs and the spread is (max - min) / mean, in percent.  The ratio is
 utrace-on / utrace-off: every value is a cost (time per operation), so
-above 1 means utrace is slower.
+above 1 means utrace is slower.  With a base column (the pristine tree,
+built like utrace-off), off/base is utrace-off / base, which must be
+1.000 +- 0.002 on every row: CONFIG_UTRACE=n costs nothing.
 
 Exit status 1 when any run has a failed benchmark, misses a benchmark
 another run has, or did not reach its end; speed never fails the run.
@@ -20,7 +22,10 @@ import html
 import re
 import sys
 
-KERNELS = ('utrace-off', 'utrace-on')
+KERNELS = ('base', 'utrace-off', 'utrace-on')
+
+# utrace-off / base: |ratio - 1| at most this, on every measured row.
+BASE_TOLERANCE = 0.002
 
 # Benchmark groups, in table order: (title, names, target ratio or None).
 GROUPS = [
@@ -196,12 +201,19 @@ def build_rows(data, order, full):
                 row['spread-' + k] = e[3]
                 if e[0] != 'result' and not row['note']:
                     row['note'] = f'{e[0]}: {e[2]}'
-        off, on = row['utrace-off'], row['utrace-on']
+        base, off, on = row['base'], row['utrace-off'], row['utrace-on']
         row['ratio'] = on / off if isinstance(off, float) and isinstance(on, float) and off else None
         if row['ratio'] is None or target is None or not full:
             row['verdict'] = ''
         else:
             row['verdict'] = 'met' if row['ratio'] <= target + 1e-9 else 'NOT met'
+        row['base-ratio'] = off / base if isinstance(base, float) and isinstance(off, float) \
+            and base else None
+        if row['base-ratio'] is None or not full:
+            row['base-verdict'] = ''
+        else:
+            row['base-verdict'] = 'met' if abs(row['base-ratio'] - 1) <= BASE_TOLERANCE + 1e-9 \
+                else 'NOT met'
         rows.append(row)
     return rows
 
@@ -215,24 +227,39 @@ def spread_cell(v):
 
 
 def write_tsv(path, rows):
-    cols = ['benchmark', 'unit'] + list(KERNELS) + ['ratio', 'target', 'verdict'] + \
-           ['spread-' + k for k in KERNELS] + ['note']
+    """The columns of the two utrace kernels first (as before the base
+    column existed), then the base column's, then the note."""
+    two = ('utrace-off', 'utrace-on')
+    cols = ['benchmark', 'unit', *two, 'ratio', 'target', 'verdict',
+            *('spread-' + k for k in two), 'base', 'off/base', 'verdict-off/base',
+            'spread-base', 'note']
+
+    def value(v):
+        return f'{v:.3f}' if isinstance(v, float) else v
+
     with open(path, 'w') as f:
         f.write('\t'.join(cols) + '\n')
         for r in rows:
             f.write('\t'.join([
-                r['name'], r['unit'] or '-',
-                *(f'{r[k]:.3f}' if isinstance(r[k], float) else r[k] for k in KERNELS),
+                r['name'], r['unit'] or '-', *(value(r[k]) for k in two),
                 f"{r['ratio']:.4f}" if r['ratio'] is not None else '-',
                 f"<={r['target']:g}" if r['target'] else '-', r['verdict'] or '-',
-                *(spread_cell(r['spread-' + k]) or '-' for k in KERNELS), r['note'] or '-',
+                *(spread_cell(r['spread-' + k]) or '-' for k in two),
+                value(r['base']),
+                f"{r['base-ratio']:.4f}" if r['base-ratio'] is not None else '-',
+                r['base-verdict'] or '-', spread_cell(r['spread-base']) or '-',
+                r['note'] or '-',
             ]) + '\n')
 
 
 def table(rows, kernels, full):
     """The printed table: only the kernels that were run."""
     head = ['benchmark', 'unit'] + kernels
-    if len(kernels) == 2:
+    with_base = 'base' in kernels and 'utrace-off' in kernels
+    with_ratio = 'utrace-off' in kernels and 'utrace-on' in kernels
+    if with_base:
+        head += ['off/base']
+    if with_ratio:
         head += ['ratio', 'target']
     if full:
         head += ['spread']
@@ -243,7 +270,10 @@ def table(rows, kernels, full):
             group = r['group']
             body.append(('#', GROUPS[group][0]))
         c = [r['name'], r['unit'] or '-'] + [cell(r[k]) for k in kernels]
-        if len(kernels) == 2:
+        if with_base:
+            c += [f"{r['base-ratio']:.4f}" + (' NOT met' if r['base-verdict'] == 'NOT met' else '')
+                  if r['base-ratio'] is not None else '-']
+        if with_ratio:
             c += [f"{r['ratio']:.3f}" if r['ratio'] is not None else '-',
                   f"<={r['target']:g} {r['verdict']}" if r['target'] and r['verdict'] else '']
         if full:
@@ -271,7 +301,7 @@ def table(rows, kernels, full):
 
 def write_svg(path, rows, kernels, title):
     """One bar group per measured benchmark; bars scaled within the group."""
-    colors = {'utrace-off': '#4878a8', 'utrace-on': '#e07b39'}
+    colors = {'base': '#999999', 'utrace-off': '#4878a8', 'utrace-on': '#e07b39'}
     measured = [r for r in rows if any(isinstance(r[k], float) for k in kernels)]
     bar, gap, left, width = 14, 12, 190, 420
     height = 60 + len(measured) * (bar * len(kernels) + gap) + 20
@@ -331,7 +361,7 @@ def main(argv):
     for spec in a.logs:
         k, _, paths = spec.partition('=')
         if k not in KERNELS or not paths:
-            ap.error(f'bad argument {spec!r}: want utrace-off=LOG or utrace-on=LOG')
+            ap.error(f'bad argument {spec!r}: want base=LOG, utrace-off=LOG or utrace-on=LOG')
         kernels.append(k)
         runs = []
         nruns = max(nruns, len(paths.split(',')))
@@ -373,11 +403,16 @@ def main(argv):
     for line in slope_lines(rows, kernels) + counting_lines(rows, kernels):
         print(line)
     for k in KERNELS:
-        if k not in data:
+        # No base column is not news: only make bench builds it.
+        if k not in data and (k != 'base' or k in absent):
             print(f'{k}: not built yet: {absent.get(k, "no log given")}')
-    if full and len(kernels) == 2:
+    if full and 'utrace-off' in kernels and 'utrace-on' in kernels:
         missed = [r['name'] for r in rows if r['verdict'] == 'NOT met']
         print('targets: all met' if not missed else f'targets NOT met: {", ".join(missed)}')
+    if full and 'base' in kernels and 'utrace-off' in kernels:
+        missed = [r['name'] for r in rows if r['base-verdict'] == 'NOT met']
+        print(f'utrace-off / base within 1 +- {BASE_TOLERANCE:g}: ' +
+              ('all rows' if not missed else f'NOT on {", ".join(missed)}'))
     if full:
         sp = [(r['spread-' + k], r['name']) for r in rows for k in kernels
               if r['spread-' + k] is not None]

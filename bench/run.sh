@@ -15,6 +15,8 @@
 #           benchmark still runs and prints a number; speed is not judged)
 # Logs: build/results/bench[-smoke]/<kernel>-run<N>/{output,console}.log
 # BENCH_RUNS=N boots each kernel N times instead (the value is the mean).
+# The full run has a third kernel, base (the pristine tree built like
+# utrace-off, scripts/build.sh); BENCH_NO_BASE=1 leaves it out.
 #
 # Exit status 1 when a benchmark fails or prints no number, a guest does
 # not finish, or a console shows a kernel bug.  Missing a speed target
@@ -46,6 +48,13 @@ absent=()
 
 if [ $do_build = yes ]; then
 	"$TOP/scripts/build.sh" "${configs[@]}"
+fi
+# The full run also boots the pristine base tree, built like utrace-off:
+# the base column, against which utrace-off must cost nothing.  The smoke
+# run (make test) leaves it out: one more cold kernel build.
+if [ $mode = full ] && [ -z "${BENCH_NO_BASE:-}" ]; then
+	[ $do_build = no ] || build_base
+	configs=(base "${configs[@]}")
 fi
 for c in "${configs[@]}"; do
 	[ -f "$BUILD/out/$c/arch/x86/boot/bzImage" ] ||

@@ -6,6 +6,10 @@
 # tinyconfig, built from the kernel work tree as checked out (make tree
 # leaves it on utrace-ptrace) into build/out/NAME.  One fixed O= directory
 # per config and one CC keep ccache warm across runs.
+#
+# NAME "base" is the pristine base tree built like utrace-off (its
+# fragments), for the base column of make bench: the caller points
+# LINUX_DIR at a checkout of base (build_base in lib.sh).
 . "$(dirname "$0")/lib.sh"
 
 [ -e "$LINUX_DIR/.git" ] || die "no kernel tree in $LINUX_DIR: run 'make tree'"
@@ -22,7 +26,9 @@ command -v ccache >/dev/null && cc="ccache gcc"
 
 # fragments NAME: the fragment files of a config, in merge order.
 fragments() {
-	local f=$TOP/kconfigs/$1.config
+	local name=$1
+	[ "$name" != base ] || name=utrace-off
+	local f=$TOP/kconfigs/$name.config
 	[ -f "$f" ] || die "no fragment kconfigs/$1.config"
 	echo "$TOP/kconfigs/base.config"
 	# A fragment may pull in others: '# include: other.config'.

@@ -114,6 +114,21 @@ absent_reason() {
 		echo "the kernel tree does not define CONFIG_UTRACE yet (utrace-core branch), so only utrace-off is built and run"
 }
 
+# build_base: the kernel of make bench's base column in $BUILD/out/base:
+# the pristine base commit, in its own worktree ($BUILD/check/base-src,
+# which the static checks share), with utrace-off's fragments (options of
+# the series that base does not have are not checked: KCONFIG_NOT_YET).
+build_base() {
+	local src=$BUILD/check/base-src
+	if [ ! -d "$src" ]; then
+		note "checking out the base tree for the base column ($src)"
+		kgit worktree add -q --detach "$src" base
+	fi
+	[ "$(git -C "$src" rev-parse HEAD)" = "$(kgit rev-parse 'base^{commit}')" ] ||
+		die "$src is not at base: remove it ('git -C $LINUX_DIR worktree remove --force $src') and run again"
+	LINUX_DIR=$src KCONFIG_NOT_YET=1 "$TOP/scripts/build.sh" base
+}
+
 # bench_module DIR: build bench/kmod (utrace_bench.ko, the counting engines
 # of make bench's engines-K-per-event rows) against the utrace-on kernel
 # in DIR/kmod and print the module's path.  An out-of-tree module: a tool

@@ -294,6 +294,54 @@ class TestUntracedRows(unittest.TestCase):
     run_report = TestReport.run_report
 
 
+class TestBaseColumn(unittest.TestCase):
+    """make bench's base column: utrace-off / base within 1 +- 0.002."""
+
+    def rows(self, tsv):
+        head = tsv[0].split('\t')
+        return {l.split('\t')[0]: dict(zip(head, l.split('\t'))) for l in tsv[1:]}
+
+    def test_off_over_base_and_verdict(self):
+        base = log({'getpid': 200.0, 'fork-exit-wait': 100.0, 'ptrace-syscall': 1000.0})
+        off = log({'getpid': 200.4, 'fork-exit-wait': 100.3, 'ptrace-syscall': 998.0})
+        on = log({'getpid': 200.4})
+        rc, tsv, out, _ = self.run_report('full', {'base': [base, base],
+                                                   'utrace-off': [off, off],
+                                                   'utrace-on': [on, on]})
+        self.assertEqual(rc, 0, 'missing a target must not fail the run')
+        rows = self.rows(tsv)
+        self.assertEqual((rows['getpid']['base'], rows['getpid']['off/base'],
+                          rows['getpid']['verdict-off/base']), ('200.000', '1.0020', 'met'))
+        self.assertEqual((rows['fork-exit-wait']['off/base'],
+                          rows['fork-exit-wait']['verdict-off/base']), ('1.0030', 'NOT met'))
+        # Faster than base is as wrong as slower: the tolerance is both ways.
+        self.assertEqual((rows['ptrace-syscall']['off/base'],
+                          rows['ptrace-syscall']['verdict-off/base']), ('0.9980', 'met'))
+        self.assertEqual(rows['getpid']['ratio'], '1.0000')
+        self.assertIn('utrace-off / base within 1 +- 0.002: NOT on fork-exit-wait', out)
+        self.assertIn('off/base', out.splitlines()[0])
+        self.assertIn('1.0030 NOT met', out)
+
+    def test_engines_rows_have_no_base_ratio(self):
+        base = log(extra='na engines-1-per-event ns/call CONFIG_UTRACE=n\n',
+                   skip=('engines-1-per-event',))
+        off = log(extra='na engines-1-per-event ns/call CONFIG_UTRACE=n\n',
+                  skip=('engines-1-per-event',))
+        rc, tsv, out, _ = self.run_report('full', {'base': [base], 'utrace-off': [off]})
+        self.assertEqual(rc, 0)
+        row = self.rows(tsv)['engines-1-per-event']
+        self.assertEqual((row['base'], row['off/base'], row['verdict-off/base']), ('na', '-', '-'))
+        self.assertIn('utrace-off / base within 1 +- 0.002: all rows', out)
+
+    def test_no_base_column_is_not_news(self):
+        rc, tsv, out, _ = self.run_report('smoke', {'utrace-off': [log()], 'utrace-on': [log()]})
+        self.assertEqual(rc, 0)
+        self.assertNotIn('base:', out)
+        self.assertEqual(self.rows(tsv)['getpid']['base'], 'not-built')
+
+    run_report = TestReport.run_report
+
+
 class TestCommandLine(unittest.TestCase):
     """Bad input is one line on stderr and exit 2, never a traceback or the usage."""
 
