@@ -192,13 +192,26 @@ class TestScale(unittest.TestCase):
             f'na {ATTACH} ns/attach CONFIG_UTRACE=n\n')
         rc, tsv, out, _ = self.run_report('full', {'utrace-off': [off, off], 'utrace-on': [on, on]})
         self.assertEqual(rc, 0)
-        self.assertIn('per extra engine: 500 ns (utrace-on; least-squares slope over '
-                      'K = 1, 2, 4, 8, 16, every point within 0% of the line; '
-                      'the first engine adds 500 ns to K = 0)', out)
+        self.assertIn('per extra engine: 500 ns (target <= 300: NOT met) (utrace-on; '
+                      'least-squares slope over K = 1, 2, 4, 8, 16, every point within 0% '
+                      'of the line; the first engine adds 500 ns to K = 0 '
+                      '(target <= 400: NOT met))', out)
         self.assertNotIn('(utrace-off;', out)
         rows = {l.split('\t')[0]: l.split('\t') for l in tsv[1:]}
         self.assertEqual(rows['engines-16-per-event'][2:4], ['na', '9000.000'])
         self.assertIn('CONFIG_UTRACE=n', rows[ATTACH][-1])
+
+    def test_engine_targets_met(self):
+        on_vals = {f'engines-{k}-per-event': 220.0 + 299.0 + 128.0 * (k - 1) if k else 220.0
+                   for k in (0, 1, 2, 4, 8, 16)}
+        off = log(skip=list(on_vals), extra=''.join(
+            f'na {n} ns/call CONFIG_UTRACE=n\n' for n in on_vals))
+        rc, _, out, _ = self.run_report('full', {'utrace-off': [off], 'utrace-on': [log(on_vals)]})
+        self.assertEqual(rc, 0)
+        self.assertIn('per extra engine: 128 ns (target <= 300: met)', out)
+        self.assertIn('the first engine adds 299 ns to K = 0 (target <= 400: met))', out)
+        rc, _, out, _ = self.run_report('smoke', {'utrace-off': [off], 'utrace-on': [log(on_vals)]})
+        self.assertNotIn('target <=', out.split('per extra engine')[1].splitlines()[0])
 
     def test_no_slope_line_when_pending(self):
         text = log(skip=[f'engines-{k}-per-event' for k in (1, 2, 4, 8, 16)], extra=''.join(
