@@ -203,17 +203,26 @@ if [ -z "${TEST_UTRACE_KO+set}" ] && [ -n "${UTRACE_KBUILD:-}" ]; then
 	TEST_UTRACE_KO=$UTRACE_KBUILD/lib/test_utrace.ko
 	[ -f "$TEST_UTRACE_KO" ] || { TEST_UTRACE_WHY="no $TEST_UTRACE_KO"; TEST_UTRACE_KO=""; }
 fi
+# load_for ROWS KO WHY: load module KO for the rows that the function
+# ROWS prints; returns 0 when it is loaded.  Otherwise ROWS prints them
+# as na (no utrace), pending (no KO given: WHY) or fail (insmod failed).
+load_for() {
+	if [ $has_utrace = no ]; then
+		$1 na CONFIG_UTRACE=n
+	elif [ -z "$2" ]; then
+		$1 pending "$3"
+	elif ! insmod "$2" 2>/tmp/insmod.err; then
+		sed 's/^/  | /' /tmp/insmod.err
+		$1 fail "insmod $2 failed: $(tail -n 1 /tmp/insmod.err)"
+	else
+		return 0
+	fi
+	return 1
+}
 # engines-K-per-event: K engines of bench/kmod/utrace_bench.ko, which only
 # count.  Each attachment holds the module, so rmmod fails while an
 # engine is still attached: then one leaked.
-if [ $has_utrace = no ]; then
-	engine_rows na CONFIG_UTRACE=n
-elif [ -z "${BENCH_KO:-}" ]; then
-	engine_rows pending "${BENCH_WHY:-no utrace_bench module given}"
-elif ! insmod "$BENCH_KO" 2>/tmp/insmod.err; then
-	sed 's/^/  | /' /tmp/insmod.err
-	engine_rows fail "insmod $BENCH_KO failed: $(tail -n 1 /tmp/insmod.err)"
-else
+if load_for engine_rows "${BENCH_KO:-}" "${BENCH_WHY:-no utrace_bench module given}"; then
 	for k in 0 1 2 4 8 16; do
 		run engines-$k-per-event 120 $B engines "$(n 200000)" $k
 	done
@@ -230,14 +239,7 @@ else
 fi
 
 tu=/sys/module/test_utrace/parameters
-if [ $has_utrace = no ]; then
-	scale_rows na CONFIG_UTRACE=n
-elif [ -z "${TEST_UTRACE_KO:-}" ]; then
-	scale_rows pending "${TEST_UTRACE_WHY:-no test_utrace module given}"
-elif ! insmod "$TEST_UTRACE_KO" 2>/tmp/insmod.err; then
-	sed 's/^/  | /' /tmp/insmod.err
-	scale_rows fail "insmod $TEST_UTRACE_KO failed: $(tail -n 1 /tmp/insmod.err)"
-else
+if load_for scale_rows "${TEST_UTRACE_KO:-}" "${TEST_UTRACE_WHY:-no test_utrace module given}"; then
 	run attach-$nt-threads 300 $B attach-threads "$(n 7)" $nt
 	# Engines are released when the core drops its last reference, at the
 	# latest when their thread is reaped: all benchmark processes are.
