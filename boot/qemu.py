@@ -6,6 +6,7 @@ so both kernels of a comparison boot exactly the same way.
 
   qemu.py --kernel bzImage --script S [--args A] --out DIR
           [--timeout SEC] [--silence SEC] [--icount] [--plugin SO,ARGS]
+          [--initrd FILE]
 
 Writes DIR/console.log (kernel console, ttyS0) and DIR/output.log (the
 script's output, ttyS1).  Exit status: 0 when the guest powered off by
@@ -17,6 +18,13 @@ so it is never assumed: with --accel auto (the default) a probe boot under
 KVM must reach the guest script and power off cleanly, and its verdict is
 cached in build/kvm-probe; otherwise TCG is used.  --icount implies TCG,
 and so does --plugin (a TCG plugin, e.g. bench/profile.sh's tbprof.so).
+
+--initrd FILE boots from that initramfs (bench/initramfs.sh, which puts
+guest-init.sh and the script in it at their host paths) instead of the
+host's / over 9p: no 9p request then happens unless the guest mounts the
+host's / itself (mount tag /dev/root, still offered), so with --icount
+nothing but the guest's own instructions decides its state (make bench,
+"Determinism").  The kernel needs CONFIG_BLK_DEV_INITRD=y.
 """
 import argparse
 import os
@@ -36,13 +44,17 @@ def kbuild_dir(kernel):
     return kernel[:-len(suffix) - 1] if kernel.endswith(os.sep + suffix) else ''
 
 
-def qemu_command(kernel, out, script, args, icount, accel, plugin=''):
+def qemu_command(kernel, out, script, args, icount, accel, plugin='', initrd=''):
     kbuild = kbuild_dir(kernel)
+    if initrd:
+        root = [f'rdinit={INIT}']
+    else:
+        root = ['root=/dev/root', 'rootfstype=9p', 'ro',
+                'rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose',
+                f'init={INIT}']
     cmdline = ' '.join([
         'console=ttyS0,115200', 'earlyprintk=serial,ttyS0,115200',
-        'root=/dev/root', 'rootfstype=9p', 'ro',
-        'rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose',
-        f'init={INIT}', 'panic=-1', 
+        *root, 'panic=-1',
         'loglevel=7', 'printk.time=1', 'tsc=reliable', 'no_hash_pointers',
         f'UTRACE_SCRIPT={script}', f'UTRACE_ARGS={args}' if args else '',
         # The guest finds this kernel's modules (samples, test_utrace) there.
@@ -55,6 +67,7 @@ def qemu_command(kernel, out, script, args, icount, accel, plugin=''):
         '-machine', 'q35', '-accel', accel + (',thread=multi' if accel == 'tcg' and not icount else ''),
         '-cpu', 'max', '-smp', '1' if icount else '2', '-m', '1G',
         '-kernel', kernel, '-append', ' '.join(cmdline),
+        *(['-initrd', initrd] if initrd else []),
         '-fsdev', 'local,id=root,path=/,security_model=none,readonly=on,multidevs=remap',
         '-device', 'virtio-9p-pci,fsdev=root,mount_tag=/dev/root',
         '-serial', 'file:' + os.path.join(out, 'console.log'),
@@ -62,7 +75,14 @@ def qemu_command(kernel, out, script, args, icount, accel, plugin=''):
         '-monitor', 'none',
     ]
     if icount:
-        cmd += ['-icount', 'shift=0,align=off,sleep=off']
+        # Guest time is the instruction count, and nothing the host does
+        # may change what the guest executes: its clock starts at a fixed
+        # date and runs on guest time (not the host's RTC), and RDRAND,
+        # RDSEED and the other guest random numbers come from a seeded
+        # generator (not the host's): with either from the host, two
+        # boots differed by up to 0.8% (bench/README.md, "Determinism").
+        cmd += ['-icount', 'shift=0,align=off,sleep=off',
+                '-rtc', 'base=2020-01-01T00:00:00,clock=vm', '-seed', '1']
     if plugin:
         cmd += ['-plugin', plugin]
     return cmd
@@ -138,11 +158,13 @@ def main():
     ap.add_argument('--icount', action='store_true', help='deterministic guest time')
     ap.add_argument('--accel', choices=('auto', 'tcg', 'kvm'), default='auto')
     ap.add_argument('--plugin', default='', help='a TCG plugin: FILE.so[,ARG=VALUE...]')
+    ap.add_argument('--initrd', default='',
+                    help='boot from this initramfs, not from the host\'s / over 9p')
     a = ap.parse_args()
     if not shutil.which('qemu-system-x86_64'):
         sys.exit('qemu.py: qemu-system-x86_64 not found: run make deps')
-    for p in (a.kernel, a.script):
-        if not os.path.exists(p):
+    for p in (a.kernel, a.script, a.initrd):
+        if p and not os.path.exists(p):
             sys.exit(f'qemu.py: {p} does not exist')
     if ' ' in a.args or ' ' in a.script:
         sys.exit('qemu.py: script path and --args must not contain spaces')
@@ -159,7 +181,8 @@ def main():
         if not a.icount and a.accel == 'auto' and probe_kvm(os.path.abspath(a.kernel), a.out):
             accel = 'kvm'
     cmd = qemu_command(os.path.abspath(a.kernel), a.out, os.path.abspath(a.script),
-                       a.args, a.icount, accel, a.plugin)
+                       a.args, a.icount, accel, a.plugin,
+                       os.path.abspath(a.initrd) if a.initrd else '')
     with open(os.path.join(a.out, 'qemu.cmd'), 'w') as f:
         f.write(' '.join(cmd) + '\n')
     sys.exit(run(cmd, a.out, a.timeout, a.silence))
