@@ -12,6 +12,7 @@ pkgs=(
 	qemu-system-x86 gcc-multilib strace rsync stress-ng shellcheck
 	python3-jsonschema python3-rfc3987
 	clang lld python3-sphinx
+	busybox-static
 )
 
 missing=()
