@@ -61,7 +61,7 @@ TEST(attach_sends_sigstop)
 	attach_stop(_metadata, pid);
 	expect_siginfo(_metadata, pid, &si, SIGSTOP, SI_KERNEL, 0);
 	EXPECT_EQ(0, (int)si.si_uid);
-	EXPECT_EQ('t', task_state(pid, pid));
+	EXPECT_EQ('t', traced_state(pid, pid));
 	kill_reap(pid);
 }
 
@@ -369,7 +369,7 @@ TEST(attach_group_stopped_task)
 	ASSERT_EQ(0, PTRE(PTRACE_ATTACH, pid, 0, 0));
 	/* The group stop is re-reported as a ptrace stop. */
 	ASSERT_EQ(ST_STOPPED(SIGSTOP), wstat(pid, 0));
-	EXPECT_EQ('t', task_state(pid, pid));
+	EXPECT_EQ('t', traced_state(pid, pid));
 	/* Detached, it goes back into the group stop... */
 	ASSERT_EQ(0, PTRE(PTRACE_DETACH, pid, 0, 0));
 	EXPECT_TRUE(wait_task_state(pid, pid, 'T', 5000));
@@ -607,7 +607,7 @@ TEST(proc_status_tracerpid)
 	ASSERT_EQ(0, PTRE(PTRACE_SEIZE, pid, 0, 0));
 	EXPECT_EQ(getpid(), tracer_pid_of(pid));
 	interrupt_stop(_metadata, pid);
-	EXPECT_EQ('t', task_state(pid, pid));
+	EXPECT_EQ('t', traced_state(pid, pid));
 	ASSERT_EQ(0, PTRE(PTRACE_DETACH, pid, 0, 0));
 	EXPECT_EQ(0, tracer_pid_of(pid));
 	kill_reap(pid);

@@ -355,7 +355,7 @@ TEST(sigkill_dropped_at_exit_stop_after_exit_group)
 	ASSERT_EQ(0, kill(pid, SIGKILL));
 	ASSERT_EQ(0, PTRE(PTRACE_KILL, pid, 0, 0));
 	EXPECT_EQ(0, wait_st(pid, NULL, WNOHANG));
-	EXPECT_EQ('t', task_state(pid, pid));
+	EXPECT_EQ('t', traced_state(pid, pid));
 	EXPECT_EQ((unsigned long)ST_EXITED(3), eventmsg(pid));
 	resume_expect(_metadata, pid, PTRACE_CONT, 0, ST_EXITED(3));
 }

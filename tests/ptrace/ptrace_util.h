@@ -32,6 +32,7 @@
 #include <sys/types.h>
 #include <sys/uio.h>
 #include <sys/user.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <grp.h>
 #include <linux/ptrace.h>
@@ -344,6 +345,34 @@ static inline bool wait_task_state(pid_t pid, pid_t tid, char state, int ms)
 		msleep(1);
 	}
 	return task_state(pid, tid) == state;
+}
+
+/*
+ * The /proc state of a thread whose ptrace stop was just reaped with
+ * waitpid().  A tracee makes its stop visible to wait() before it
+ * notifies its tracer and goes to sleep, so the tracer can read the state
+ * while the tracee is still on its way; it is TASK_TRACED ('t') all along,
+ * except on PREEMPT_RT.  There spinlock_t sleeps: a tracee that waits for
+ * one on the way (the tracer's siglock in do_notify_parent_cldstop())
+ * reads 'D' while it waits and 'R' once woken, until it holds the lock
+ * and its saved TASK_TRACED is back.  The tracer cannot tell otherwise
+ * (ptrace requests wait for it, wait_task_inactive() knows the saved
+ * state).  So on a PREEMPT_RT kernel wait up to a second while the state
+ * reads 'D' or 'R'; elsewhere read it once: anything but 't' is a bug.
+ */
+static inline char traced_state(pid_t pid, pid_t tid)
+{
+	char st = task_state(pid, tid);
+	struct utsname u;
+	int i;
+
+	if (uname(&u) || !strstr(u.version, "PREEMPT_RT"))
+		return st;
+	for (i = 0; i < 1000 && (st == 'D' || st == 'R'); i++) {
+		msleep(1);
+		st = task_state(pid, tid);
+	}
+	return st;
 }
 
 /* Pipes used for parent/child synchronisation. */

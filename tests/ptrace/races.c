@@ -165,7 +165,7 @@ TEST_F_TIMEOUT(iowq, seize_interrupt_worker_and_main, RACE_TIMEOUT)
 	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, self->worker, 0, 0));
 	EXPECT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat_timeout(self->pid, __WALL, 10000));
 	EXPECT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat_timeout(self->worker, __WALL, 10000));
-	EXPECT_EQ('t', task_state(self->pid, self->worker));
+	EXPECT_EQ('t', traced_state(self->pid, self->worker));
 	EXPECT_EQ(0, PTRE(PTRACE_DETACH, self->worker, 0, 0));
 	EXPECT_EQ(0, PTRE(PTRACE_DETACH, self->pid, 0, 0));
 	EXPECT_TRUE(wait_task_state(self->pid, self->worker, 'S', 10000));

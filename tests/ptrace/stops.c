@@ -671,7 +671,7 @@ TEST(real_parent_does_not_see_ptrace_stop)
 	struct tracer_pipes p;
 	pid_t t, pid = child_with_tracer(_metadata, &p, hold_in_stop, 0, &t);
 
-	EXPECT_EQ('t', task_state(pid, pid));
+	EXPECT_EQ('t', traced_state(pid, pid));
 	EXPECT_EQ(0, wait_st(pid, NULL, WUNTRACED | WNOHANG));
 	ASSERT_EQ(0, pipe_write_byte(p.go[1], 'g'));
 	ASSERT_EQ(ST_EXITED(0), wstat(t, 0));

@@ -185,8 +185,10 @@ TEST_F(mt, interrupt_one_thread_only)
 	ASSERT_EQ(0, PTRE(PTRACE_INTERRUPT, T(1), 0, 0));
 	ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(T(1), __WALL));
 	EXPECT_EQ(0, wait_st(-1, NULL, __WALL | WNOHANG));
+	EXPECT_EQ('t', traced_state(self->pid, T(1)));
 	for (i = 0; i < self->n; i++)
-		EXPECT_EQ(i == 1 ? 't' : 'S', task_state(self->pid, T(i)));
+		if (i != 1)
+			EXPECT_EQ('S', task_state(self->pid, T(i)));
 	/* Only the stopped thread accepts stopped-only requests. */
 	EXPECT_EQ(-ESRCH, PTRE(PTRACE_GETSIGINFO, T(0), 0, &(siginfo_t){}));
 	EXPECT_EQ(0, PTRE(PTRACE_GETSIGINFO, T(1), 0, &(siginfo_t){}));
@@ -206,7 +208,7 @@ TEST_F(mt, stopped_thread_does_not_stop_others)
 	for (i = 0; i < 5000 && shm->counter < c1 + 3; i++)
 		usleep(1000);
 	EXPECT_GE(shm->counter, c1 + 3);
-	EXPECT_EQ('t', task_state(self->pid, T(0)));
+	EXPECT_EQ('t', traced_state(self->pid, T(0)));
 }
 
 TEST_F(mt, interrupt_all_resume_one)
@@ -220,8 +222,8 @@ TEST_F(mt, interrupt_all_resume_one)
 		ASSERT_EQ(ST_EVENT(PTRACE_EVENT_STOP), wstat(T(i), __WALL));
 	ASSERT_EQ(0, PTRE(PTRACE_CONT, T(2), 0, 0));
 	EXPECT_TRUE(wait_task_state(self->pid, T(2), 'S', 5000));
-	EXPECT_EQ('t', task_state(self->pid, T(0)));
-	EXPECT_EQ('t', task_state(self->pid, T(1)));
+	EXPECT_EQ('t', traced_state(self->pid, T(0)));
+	EXPECT_EQ('t', traced_state(self->pid, T(1)));
 	EXPECT_EQ(0, wait_st(-1, NULL, __WALL | WNOHANG));
 }
 
