@@ -17,6 +17,11 @@
 # BENCH_RUNS=N boots each kernel N times instead (the value is the mean).
 # The full run has a third kernel, base (the pristine tree built like
 # utrace-off, scripts/build.sh); BENCH_NO_BASE=1 leaves it out.
+# The guests boot from an initramfs (bench/initramfs.sh, one per run of
+# this script, build/results/bench[-smoke]/initramfs.cpio), not from the
+# host's / over 9p, so two boots of a kernel give the same numbers; the
+# kernels need CONFIG_BLK_DEV_INITRD=y.  BENCH_9P_ROOT=1 boots the old
+# way (the host's / as the root, as make compare does).
 #
 # Exit status 1 when a benchmark fails or prints no number, a guest does
 # not finish, or a console shows a kernel bug.  Missing a speed target
@@ -28,7 +33,7 @@ for a in "$@"; do
 	case $a in
 	--smoke) mode=smoke ;;
 	--no-build) do_build=no ;;
-	-h | --help) sed -n '2,22p' "$0" && exit 0 ;;
+	-h | --help) sed -n '2,28p' "$0" && exit 0 ;;
 	*) die "bench/run.sh: unknown argument '$a' (try --help)" ;;
 	esac
 done
@@ -59,6 +64,10 @@ fi
 for c in "${configs[@]}"; do
 	[ -f "$BUILD/out/$c/arch/x86/boot/bzImage" ] ||
 		die "no $c kernel in $BUILD/out/$c: run 'make build' (or bench/run.sh without --no-build)"
+	[ -n "${BENCH_9P_ROOT:-}" ] || grep -qx 'CONFIG_BLK_DEV_INITRD=y' "$BUILD/out/$c/.config" ||
+		die "the $c kernel ($BUILD/out/$c/.config) has no initramfs support, and the bench boots from one" \
+			"(bench/README.md, \"Determinism\"): add CONFIG_BLK_DEV_INITRD=y to kconfigs/base.config and" \
+			"rebuild, or boot from the host's / over 9p with BENCH_9P_ROOT=1 (two boots then differ by up to 2%)"
 done
 
 # bench.c includes "test_utrace_uapi.h", the ABI of the utrace test module
@@ -108,6 +117,31 @@ fi
 
 rm -rf "$out"
 mkdir -p "$out"
+# One CONF and one initramfs for every boot: the same bytes in each guest.
+conf=$out/guest.conf
+cat >"$conf" <<-EOF
+	MODE=$mode
+	BIN=$bin
+	ENGINE_KO=$engine_ko
+	ENGINE_WHY='$engine_why'
+	TEST_UTRACE_KO=$tu_ko
+	TEST_UTRACE_WHY='$tu_why'
+	BENCH_KO=$bench_ko
+	BENCH_WHY='$bench_why'
+EOF
+root=()
+if [ -z "${BENCH_9P_ROOT:-}" ]; then
+	note "building the guests' initramfs $out/initramfs.cpio"
+	files=("$TOP/boot/guest-init.sh" "$TOP/bench/guest.sh" "$conf" "$bin/bench" "$bin/tiny")
+	for ko in "$engine_ko" "$tu_ko" "$bench_ko"; do
+		[ -z "$ko" ] || files+=("$ko")
+	done
+	"$TOP/bench/initramfs.sh" "$out/initramfs.cpio" "${files[@]}" ||
+		die "building the initramfs failed (above)"
+	root=(--initrd "$out/initramfs.cpio")
+else
+	note "BENCH_9P_ROOT is set: the guests boot from the host's / over 9p (two boots differ by up to 2%)"
+fi
 rc=0
 logs=()
 for c in "${configs[@]}"; do
@@ -115,20 +149,10 @@ for c in "${configs[@]}"; do
 	for r in $(seq 1 "$runs"); do
 		dir=$out/$c-run$r
 		mkdir -p "$dir"
-		cat >"$dir/guest.conf" <<-EOF
-			MODE=$mode
-			BIN=$bin
-			ENGINE_KO=$engine_ko
-			ENGINE_WHY='$engine_why'
-			TEST_UTRACE_KO=$tu_ko
-			TEST_UTRACE_WHY='$tu_why'
-			BENCH_KO=$bench_ko
-			BENCH_WHY='$bench_why'
-		EOF
 		note "bench ($mode): booting $c, run $r of $runs (log: $dir/output.log)"
 		t0=$(date +%s)
-		"$TOP/boot/qemu.py" --kernel "$BUILD/out/$c/arch/x86/boot/bzImage" --icount \
-			--script "$TOP/bench/guest.sh" --args "$dir/guest.conf" --out "$dir" \
+		"$TOP/boot/qemu.py" --kernel "$BUILD/out/$c/arch/x86/boot/bzImage" --icount "${root[@]}" \
+			--script "$TOP/bench/guest.sh" --args "$conf" --out "$dir" \
 			--timeout $timeout --silence $silence || {
 			echo "bench: the $c guest (run $r) did not finish by itself: see $dir/output.log and $dir/console.log" >&2
 			rc=1
