@@ -13,11 +13,15 @@
 #          boot (what boot leaves is not ours: the scan forgets it) and once
 #          after the tests; those two are rows of this kernel only
 #   rt     PREEMPT_RT with lockdep (make slow)
+#   base   the pristine base tree built like utrace-off (make slow): its
+#          reference is utrace-off, not utrace-on, and the rows that the
+#          series changes on purpose are listed, with the reason, in
+#          tests/base-differences.txt (side_by_side.py --changed)
 #
 # It fails when the kernel's console shows any report (the same scan as
 # make compare), or when a result differs from the utrace-on kernel's
-# for the same test (make compare must have run first: it leaves
-# build/results/utrace-on/results.tsv and kunit.tsv).  The KUnit suites
+# (base: utrace-off's) for the same test (make compare must have run
+# first: it leaves build/results/utrace-on/results.tsv and kunit.tsv).  The KUnit suites
 # built into the kernel run at its boot: each case is a row too, compared
 # with utrace-on's.  Writes build/results/KERNEL.tsv,
 # build/results/KERNEL.counts ("passed failed skipped" over its rows) and
@@ -28,7 +32,9 @@
 name=${1:-debug}
 res=$BUILD/results
 out=$res/$name
-ref=$res/utrace-on/results.tsv
+refname=utrace-on
+[ "$name" != base ] || refname=utrace-off
+ref=$res/$refname/results.tsv
 list=$BUILD/tests/runlist-$name
 mkdir -p "$out"
 rm -f "$res/$name.counts" "$res/$name.tsv" "$res/kcidb-$name.json"
@@ -40,18 +46,24 @@ fail() {
 }
 
 tree_has_utrace || fail "the kernel tree has no CONFIG_UTRACE: nothing to debug yet"
-[ -f "$ref" ] || fail "no utrace-on results in $ref: run 'make compare' first"
-if grep -qx 'CONFIG_KUNIT=y' "$BUILD/out/utrace-on/.config" 2>/dev/null &&
-	[ ! -f "$res/utrace-on/kunit.tsv" ]; then
-	fail "no utrace-on KUnit rows in $res/utrace-on/kunit.tsv: run 'make compare' first"
+[ -f "$ref" ] || fail "no $refname results in $ref: run 'make compare' first"
+if grep -qx 'CONFIG_KUNIT=y' "$BUILD/out/$refname/.config" 2>/dev/null &&
+	[ ! -f "$res/$refname/kunit.tsv" ]; then
+	fail "no $refname KUnit rows in $res/$refname/kunit.tsv: run 'make compare' first"
 fi
 [ -f "$BUILD/tests/runlist" ] || fail "no run list: run 'make compare' (tests/build-programs.sh) first"
 
-"$TOP/scripts/build.sh" "$name" || fail "building the $name kernel failed (above)"
+if [ "$name" = base ]; then
+	(build_base) || fail "building the base kernel failed (above)"
+else
+	"$TOP/scripts/build.sh" "$name" || fail "building the $name kernel failed (above)"
+fi
 
 # Every program of make compare: with ptrace on utrace, seccomp_bpf, the
 # x86 selftests and the strace/gdb clients all drive utrace stops too.
 only=(--only "$name=stress-ng/")
+changed=()
+[ "$name" != base ] || changed=(--changed "$name=$TOP/tests/base-differences.txt")
 kmemleak=false
 if grep -qx 'CONFIG_DEBUG_KMEMLEAK=y' "$BUILD/out/$name/.config"; then
 	kmemleak=true
@@ -62,7 +74,8 @@ fi
 cat "$BUILD/tests/runlist" >>"$list"
 # Debian's stress-ng ptrace stressor, bounded: tracers and tracees forked
 # in a loop on two CPUs; a row of the debug kernels only.
-echo "stress-ng/ptrace 180 stress-ng --ptrace 2 --timeout 60s --metrics-brief" >>"$list"
+[ "$name" = base ] ||
+	echo "stress-ng/ptrace 180 stress-ng --ptrace 2 --timeout 60s --metrics-brief" >>"$list"
 ! $kmemleak || echo "kmemleak/tests 300 sh $TOP/tests/kmemleak.sh tests" >>"$list"
 note "booting the $name kernel, $(grep -vc '^#' "$list") test programs (log: $out/output.log)"
 rc=0
@@ -72,24 +85,24 @@ cols=("$name=$out/results.tsv")
 if grep -qx 'CONFIG_KUNIT=y' "$BUILD/out/$name/.config"; then
 	kunit_rows "$name" "$out" || rc=1
 	cols+=("$name=$out/kunit.tsv")
-	[ ! -f "$res/utrace-on/kunit.tsv" ] || refs+=("$res/utrace-on/kunit.tsv")
+	[ ! -f "$res/$refname/kunit.tsv" ] || refs+=("$res/$refname/kunit.tsv")
 fi
 
-# The utrace-on rows of the same suites, and all its KUnit rows (a case
-# missing here reads 'missing'), as the reference column.
+# The reference kernel's rows of the same suites, and all its KUnit rows
+# (a case missing here reads 'missing'), as the reference column.
 suites=$(awk -F'\t' 'NR > 1 { print $1 }' "$out/results.tsv" | sort -u)
 awk -F'\t' -v s="$suites" 'BEGIN { n = split(s, a, "\n"); for (i = 1; i <= n; i++) want[a[i]] = 1 }
 	FNR == 1 { if (NR == 1) print; next } ($1 in want) || $1 ~ /^kunit\//' "${refs[@]}" >"$out/reference.tsv"
-"$TOP/tests/side_by_side.py" "$res/$name.tsv" "utrace-on=$out/reference.tsv" "${cols[@]}" \
-	--known "$TOP/tests/known-failures.txt" "${only[@]}" >"$out/compare.txt" || {
-	grep -E '<>|fail|missing' "$out/compare.txt" >&2 || tail -n 20 "$out/compare.txt" >&2
-	echo "$name: the $name kernel's results differ from utrace-on's or fail (full: $out/compare.txt)" >&2
+"$TOP/tests/side_by_side.py" "$res/$name.tsv" "$refname=$out/reference.tsv" "${cols[@]}" \
+	--known "$TOP/tests/known-failures.txt" "${only[@]}" "${changed[@]}" >"$out/compare.txt" || {
+	grep -E '<>|fail|missing|UNCHANGED' "$out/compare.txt" >&2 || tail -n 20 "$out/compare.txt" >&2
+	echo "$name: the $name kernel's results differ from $refname's or fail (full: $out/compare.txt)" >&2
 	rc=1
 }
 tail -n 1 "$out/compare.txt"
 # The same rows for KernelCI (tests/README.md, "KCIDB"), this kernel's
 # column only: the reference column is make compare's kcidb.json.
-kcidb_json "$res/kcidb-$name.json" "$res/$name.tsv" --leave-out utrace-on || rc=1
+kcidb_json "$res/kcidb-$name.json" "$res/$name.tsv" --leave-out "$refname" || rc=1
 
 # Which words fail a row: tests/verdicts.py.  A failed run counts one
 # failure at least.

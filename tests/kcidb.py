@@ -44,9 +44,11 @@ tests/verdicts.py (KCIDB, KCIDB_NOTE), with the words themselves: pass
 PASS, fail FAIL, skip SKIP, xfail FAIL (a known failure of the base
 kernel still failed; KCIDB has no expected failure, the comment says it
 is known), xpass PASS, timeout ERROR (the test did not complete),
-missing MISS, unexpected ERROR (the harness misbehaved), and n/a no test
-at all (the test does not exist on that kernel by design).  Any other
-word is an error.
+missing MISS, unexpected ERROR (the harness misbehaved), unchanged ERROR
+(the list of intended differences is stale), and n/a and changed no test
+at all (the test does not exist on that kernel by design; the base
+kernel's row that the series changes on purpose is not a result of the
+series).  Any other word is an error.
 
 IDs are 'ORIGIN:...' (--origin, default 'utrace'; KernelCI assigns the
 origin with the submission token): the checkout 'ORIGIN:BASE12-PATCHSET12'

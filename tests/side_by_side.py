@@ -3,6 +3,7 @@
 
   side_by_side.py OUT_TSV NAME=RESULTS_TSV [NAME=RESULTS_TSV...] [--absent NAME=REASON]
                   [--known FILE] [--only NAME=SUITE_PREFIX] [--without NAME=SUITE_PREFIX]
+                  [--changed NAME=FILE]
 
 Each RESULTS_TSV comes from ktap.py (or tests/clients/transcripts.py,
 tests/kunit_rows.py) for one kernel; a NAME given more than once gets
@@ -35,6 +36,15 @@ reads 'n/a' and is not compared.  A result that NAME reported for it
 anyway reads 'unexpected' and fails the run: its runner did not leave the
 suite out.  Both options may be given more than once and hold for any
 number of columns.
+
+--changed NAME=FILE names the rows that the series changes on purpose
+(suite<TAB>test<TAB>reason, tests/base-differences.txt), for column NAME,
+the unpatched base kernel: there such a row must read differently from
+every other column (the fix of a bug that base has).  It then reads
+'changed' and is not compared; the row's other cells are judged as
+usual.  A listed row that reads the same as the others reads
+'unchanged' and fails the run, so the list cannot go stale silently.
+The base result of each changed row is printed with the list's reason.
 
 Bad arguments or an input file that cannot be read: one line on stderr,
 exit 2.
@@ -77,6 +87,8 @@ def parse_args(argv):
                     metavar='NAME=SUITE_PREFIX')
     ap.add_argument('--without', action='append', default=[], type=pair('NAME=SUITE_PREFIX'),
                     metavar='NAME=SUITE_PREFIX')
+    ap.add_argument('--changed', action='append', default=[], type=pair('NAME=FILE'),
+                    metavar='NAME=FILE')
     # The options may come anywhere among the columns.
     return ap, ap.parse_intermixed_args(argv[1:])
 
@@ -154,6 +166,29 @@ def apply_without(table, names, without):
     return out
 
 
+def apply_changed(table, names, changed):
+    """Rows changed on purpose read 'changed' in their column, if they
+    differ there from every other column, else 'unchanged'.  Returns the
+    table and (key, column, result, reason) of each changed row."""
+    notes = []
+    out = []
+    for k, res in table:
+        res = list(res)
+        for name, rows in changed:
+            if k not in rows or name not in names:
+                continue
+            i = names.index(name)
+            mine = v.comparable(res[i])
+            others = {v.comparable(x) for j, x in enumerate(res) if j != i} - {v.NA}
+            if others and mine not in others:
+                notes.append((k, name, res[i], rows[k]))
+                res[i] = v.CHANGED
+            else:
+                res[i] = v.UNCHANGED
+        out.append((k, res))
+    return out, notes
+
+
 def differs(res):
     """Do the kernels' results of one row differ (n/a aside, flaky a pass)?"""
     return len({v.comparable(x) for x in res} - {v.NA}) > 1
@@ -184,6 +219,12 @@ def main(argv):
             known = load_known(a.known)
         except OSError as e:
             ap.exit(2, f'side_by_side.py: cannot read {a.known}: {e.strerror or e}\n')
+    changed = []
+    for name, path in a.changed:
+        try:
+            changed.append((name, load_known(path)))
+        except OSError as e:
+            ap.exit(2, f'side_by_side.py: cannot read {path}: {e.strerror or e}\n')
     columns = []
     for name, path in a.columns:
         try:
@@ -201,6 +242,7 @@ def main(argv):
     # --without first: a left-out suite's 'skip' there is a result, not n/a.
     table = apply_only(apply_without(apply_known(merge(columns), known), names, without),
                        names, only)
+    table, notes = apply_changed(table, names, changed)
     try:
         with open(out, 'w') as f:
             f.write('\t'.join(['suite', 'test'] + names) + '\n')
@@ -226,6 +268,13 @@ def main(argv):
             counts[x] = counts.get(x, 0) + 1
     print('compare: ' + ', '.join(f'{n} {k}' for k, n in sorted(counts.items())) +
           f' over {len(table)} rows x {len(names)} kernel(s)')
+    for (s, t), name, res, reason in notes:
+        print(f'compare: CHANGED {s}.{t}: {name}={res} on purpose ({reason})')
+    for (s, t), res in bad:
+        for n, x in zip(names, res):
+            if x == v.UNCHANGED:
+                print(f'compare: UNCHANGED {s}.{t}: listed as changed on purpose in {n}, '
+                      'but reads the same: update the list')
     for (s, t), res in differ:
         print(f'compare: DIFFERS {s}.{t}: ' + ', '.join(f'{n}={x}' for n, x in zip(names, res)))
     for (s, t), res in bad:

@@ -21,6 +21,12 @@ shell scripts ask this file ('verdicts.py counts TABLE').
   xpass       a listed known failure that passed: the list is stale
   n/a         the test does not exist there by design (--only, --without)
   unexpected  a result where the column leaves the suite out
+  changed     a row that the series changes on purpose, in the column of
+              the unpatched base kernel (tests/base-differences.txt,
+              side_by_side.py --changed): its result differs from the
+              other kernels', as listed; compared as n/a
+  unchanged   a row listed as changed on purpose that reads the same as
+              the other kernels: the list is stale
 
 A run passes when every cell is GOOD and every row reads the same on
 every kernel, flaky counting as pass for the comparison: a retry on one
@@ -46,11 +52,14 @@ XFAIL = 'xfail'
 XPASS = 'xpass'
 NA = 'n/a'
 UNEXPECTED = 'unexpected'
+CHANGED = 'changed'
+UNCHANGED = 'unchanged'
 
-WORDS = (PASS, FAIL, SKIP, TIMEOUT, MISSING, FLAKY, XFAIL, XPASS, NA, UNEXPECTED)
+WORDS = (PASS, FAIL, SKIP, TIMEOUT, MISSING, FLAKY, XFAIL, XPASS, NA, UNEXPECTED,
+         CHANGED, UNCHANGED)
 
 # What a run may end with.
-GOOD = frozenset((PASS, SKIP, XFAIL, NA, FLAKY))
+GOOD = frozenset((PASS, SKIP, XFAIL, NA, FLAKY, CHANGED))
 
 # KCIDB test status of each word (None: no test at all), and what the
 # status alone would not say (the test's comment).  KCIDB has no expected
@@ -67,6 +76,8 @@ KCIDB = {
     XPASS: 'PASS',
     NA: None,
     UNEXPECTED: 'ERROR',
+    CHANGED: None,
+    UNCHANGED: 'ERROR',
 }
 KCIDB_NOTE = {
     TIMEOUT: 'timed out, killed by the runner',
@@ -75,12 +86,14 @@ KCIDB_NOTE = {
     XFAIL: 'a known failure of the base kernel, tests/known-failures.txt',
     XPASS: 'listed as a known failure of the base kernel, but passed',
     UNEXPECTED: 'this column leaves the suite out, yet a result came',
+    UNCHANGED: 'listed as changed by the series on purpose, but the same as without it',
 }
 
 
 def comparable(word):
-    """The word as the comparison of kernels sees it (flaky is a pass there)."""
-    return PASS if word == FLAKY else word
+    """The word as the comparison of kernels sees it (flaky is a pass there,
+    a row changed on purpose is not compared)."""
+    return PASS if word == FLAKY else NA if word == CHANGED else word
 
 
 def counts(rows):

@@ -281,7 +281,7 @@ class TestStatus(unittest.TestCase):
         self.assertEqual(kc.STATUS, {
             'pass': 'PASS', 'fail': 'FAIL', 'skip': 'SKIP', 'xfail': 'FAIL',
             'xpass': 'PASS', 'timeout': 'ERROR', 'missing': 'MISS', 'flaky': 'ERROR',
-            'unexpected': 'ERROR', 'n/a': None})
+            'unexpected': 'ERROR', 'n/a': None, 'changed': None, 'unchanged': 'ERROR'})
 
     def test_every_status_is_a_kcidb_status(self):
         allowed = set(schema()['$defs']['status']['enum'])
@@ -294,7 +294,7 @@ class TestStatus(unittest.TestCase):
 
     @need_jsonschema
     def test_each_word_in_a_document(self):
-        words = [w for w in kc.STATUS if w != 'n/a']
+        words = [w for w in kc.STATUS if kc.STATUS[w] is not None]
         with tempfile.TemporaryDirectory() as d:
             tsv = write(d, 'c.tsv', 'suite\ttest\tutrace-off\n' + ''.join(
                 f's\tt{i}\t{w}\n' for i, w in enumerate(words)) + 's\tna\tn/a\n')

@@ -89,6 +89,44 @@ class TestKnownFailures(unittest.TestCase):
         self.assertEqual(rc, 1)
 
 
+class TestChanged(unittest.TestCase):
+    """--changed: rows the series changes on purpose, in the base column."""
+
+    def run_changed(self, base, off):
+        with tempfile.TemporaryDirectory() as d:
+            listed = os.path.join(d, 'changed')
+            with open(listed, 'w') as f:
+                f.write('# comment\na\tt1\tthe series fixes it\n')
+            out = os.path.join(d, 'compare.tsv')
+            buf = io.StringIO()
+            with redirect_stdout(buf):
+                rc = cmp.main(['side_by_side.py', out, 'utrace-off=' + tsv(d, 'off', off),
+                               'base=' + tsv(d, 'base', base), '--changed', 'base=' + listed])
+            with open(out) as f:
+                return rc, f.read().splitlines(), buf.getvalue()
+
+    def test_listed_row_that_differs_reads_changed(self):
+        rc, lines, text = self.run_changed([('a', 't1', 'fail')], [('a', 't1', 'pass')])
+        self.assertEqual(rc, 0)
+        self.assertIn('a\tt1\tpass\tchanged', lines)
+        self.assertIn('compare: CHANGED a.t1: base=fail on purpose (the series fixes it)', text)
+
+    def test_listed_row_that_reads_the_same_is_stale(self):
+        rc, lines, text = self.run_changed([('a', 't1', 'pass')], [('a', 't1', 'pass')])
+        self.assertEqual(rc, 1)
+        self.assertIn('a\tt1\tpass\tunchanged', lines)
+        self.assertIn('compare: UNCHANGED a.t1', text)
+
+    def test_the_other_columns_are_still_judged(self):
+        rc, lines, _ = self.run_changed([('a', 't1', 'pass')], [('a', 't1', 'fail')])
+        self.assertEqual(rc, 1)
+        self.assertIn('a\tt1\tfail\tchanged', lines)
+
+    def test_unlisted_difference_still_fails(self):
+        rc, _, _ = self.run_changed([('a', 't2', 'fail')], [('a', 't2', 'pass')])
+        self.assertEqual(rc, 1)
+
+
 class TestOnlyOn(unittest.TestCase):
     """--only: suites that exist on one kernel only (utrace engine tests)."""
 
