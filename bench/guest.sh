@@ -13,11 +13,10 @@
 #   BENCH_KO   the counting engines of bench/kmod (utrace_bench.ko), or empty
 #   BENCH_WHY  why BENCH_KO is empty
 #
-# The guest boots from an initramfs (bench/initramfs.sh: busybox, dash,
-# strace, the programs and modules at their host paths), so no 9p
-# request makes two boots differ; only the gdb row, last, mounts the
-# host's / over 9p and runs Debian's gdb chrooted there (see "gdb" below).
-# Booted with the host's / as its root, it runs everything from there.
+# bench/run.sh boots the guest from an initramfs (bench/initramfs.sh:
+# busybox, dash, strace, gdb, the programs and the modules at their host
+# paths), so no 9p request makes two boots differ (bench/README.md,
+# "Determinism"); booted from the host's / over 9p it runs the same.
 #
 # Output, one line per benchmark (everything else is indented with "  | "):
 #   result NAME UNIT VALUE     a measurement (guest time per operation)
@@ -294,8 +293,7 @@ cpu_ticks() {
 gdb_hits() {
 	spin=$((60 * $(getconf CLK_TCK)))
 	for try in 1 2 3; do
-		# shellcheck disable=SC2086 # GDB: a command and its arguments
-		taskset 3 $GDB -batch -nx -iex 'set debuginfod enabled off' \
+		taskset 3 gdb -batch -nx -iex 'set debuginfod enabled off' \
 			-ex 'break bp_hit' -ex 'ignore 1 1000000000' -ex run \
 			-ex 'info breakpoints' --args $B breakpoint "$1" >/tmp/gdb.out 2>&1 &
 		g=$!
@@ -322,25 +320,7 @@ gdb_hits() {
 	echo "gdb did not finish in 3 attempts of 60 s of CPU (it spins in this guest at times; see bench/README.md)"
 	return 4
 }
-# host_gdb: from the initramfs, mount the host's / (boot/qemu.py offers
-# it as 9p tag /dev/root) on /host, with this guest's /proc, /sys, /dev,
-# /tmp (the programs) and /root over the host's, and set GDB to run
-# Debian's gdb chrooted there.  Only now does 9p I/O start: every row
-# before this one saw none.
-host_gdb() {
-	mount -t 9p -o ro,trans=virtio,version=9p2000.L,msize=262144,cache=loose /dev/root /host ||
-		return 1
-	for d in /proc /sys /dev /tmp /root; do
-		mount -o rbind $d /host$d || return 1
-	done
-	[ -x /host/usr/bin/gdb ] || { echo "no /host/usr/bin/gdb"; return 1; }
-	GDB="chroot /host gdb"
-}
-GDB=gdb
-if ! command -v gdb >/dev/null && [ -d /host ]; then
-	host_gdb >/tmp/host.err 2>&1 || sed 's/^/  | cannot mount the host for gdb: /' /tmp/host.err
-fi
-if [ "$GDB" != gdb ] || command -v gdb >/dev/null; then
+if command -v gdb >/dev/null; then
 	hits=$(n 1000)
 	# The row's own watchdog is in guest time (see above): generous, so
 	# that it only ends a gdb that sleeps for good.

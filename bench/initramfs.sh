@@ -13,10 +13,12 @@
 #   - busybox (Debian's busybox-static) as every tool it has an applet
 #     for, and dash as /bin/sh (the shell the guests run elsewhere);
 #   - strace and getconf with the shared libraries they load (ldd);
+#   - gdb with its libraries, libthread_db (which it loads itself), its
+#     data (/usr/share/gdb) and the library of the Python it embeds
+#     (without test/ and site-packages): about 130 MB, but with gdb over
+#     9p its row still differed by up to 0.13% from boot to boot;
 #   - each FILE (the guest scripts, the benchmark programs, modules, the
-#     run's CONF) at its own host path, so the paths in a CONF hold;
-#   - /host, where bench/guest.sh mounts the host's / over 9p for the gdb
-#     row only (gdb needs Python and 60 libraries; it runs last).
+#     run's CONF) at its own host path, so the paths in a CONF hold.
 # The archive is the same for the same inputs (sorted, owned by root,
 # one fixed mtime).
 set -euo pipefail
@@ -42,7 +44,7 @@ stage=$(mktemp -d "${TMPDIR:-/tmp}/initramfs.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 
 # Debian 12's merged /usr: /bin, /lib... are links into /usr.
-for d in usr/bin usr/sbin usr/lib usr/lib64 etc proc sys dev tmp run var/tmp root host; do
+for d in usr/bin usr/sbin usr/lib usr/lib64 etc proc sys dev tmp run var/tmp root; do
 	mkdir -p "$stage/$d"
 done
 for d in bin sbin lib lib64; do
@@ -87,6 +89,27 @@ rm -f "$stage/usr/bin/sh"
 put_dynamic dash /bin/sh
 put_dynamic strace /usr/bin/strace
 put_dynamic getconf /usr/bin/getconf
+
+# put_tree DIR: a directory tree at its host path (links kept as links).
+put_tree() {
+	[ -d "$1" ] || die "no directory $1 (it belongs in the initramfs)"
+	mkdir -p "$stage$(dirname "$1")"
+	cp -a "$1" "$stage$1"
+}
+if gdb=$(command -v gdb); then
+	put_dynamic gdb "$gdb"
+	libc=$(ldd "$gdb" | awk '$1 == "libc.so.6" { print $3 }')
+	[ -f "$(dirname "$libc")/libthread_db.so.1" ] && put "$(dirname "$libc")/libthread_db.so.1"
+	[ ! -d /usr/share/gdb ] || put_tree /usr/share/gdb
+	py=$(ldd "$gdb" | sed -n 's/^[[:space:]]*libpython\(3\.[0-9]*\)\.so.*/\1/p')
+	if [ -n "$py" ]; then
+		put_tree "/usr/lib/python$py"
+		rm -rf "$stage/usr/lib/python$py/test" "$stage/usr/lib/python$py/site-packages" \
+			"$stage/usr/lib/python$py/dist-packages"
+	fi
+else
+	echo "initramfs.sh: no gdb on this host: the guest's gdb row will say it is not installed (make deps)" >&2
+fi
 
 for f in "$@"; do
 	case $f in
