@@ -10,6 +10,7 @@ Prints one summary line; exit status 0 on success.
 """
 import os
 import random
+import re
 import select
 import sys
 
@@ -38,10 +39,55 @@ def drain(fd, wait=0.3):
         wait = 0.05
 
 
+def exchange(fd, body):
+    """Send one packet, return the body of the reply packet."""
+    os.write(fd, packet(body))
+    out = b''
+    for _ in range(50):
+        out += drain(fd, 0.2)
+        m = re.search(rb'\$([^#]*)#', out)
+        if m:
+            return m.group(1).decode('latin-1')
+    return None
+
+
+def breakpoints(fd, pid):
+    """Z0 on the program's text: reads show the original bytes."""
+    text = None
+    with open('/proc/%d/maps' % pid) as maps:
+        for line in maps:
+            f = line.split()
+            if f[1] == 'r-xp' and len(f) > 5 and f[5].endswith('/target'):
+                text = int(f[0].split('-')[0], 16)
+                break
+    if text is None:
+        return 'no text mapping'
+    before = exchange(fd, 'm%x,8' % text)
+    for body, want in [('Z0,%x,1' % text, 'OK'), ('Z0,%x,1' % text, 'OK'),
+                       ('Z0,%x,1' % (text + 4), 'OK'),
+                       ('m%x,8' % text, before),
+                       ('M%x,1:90' % text, 'E10'),
+                       ('z0,%x,1' % text, 'OK'), ('z0,%x,1' % text, 'E02'),
+                       ('m%x,8' % text, before),
+                       ('Z0,%x,1' % text, 'OK'),
+                       ('Z0,%x,2' % text, 'E16'), ('Z1,%x,1' % text, ''),
+                       ('Z0,%x,1' % pid, 'E5f'), ('Z0,ffffffffffffffff,1', 'E5f'),
+                       ('Z0', 'E16'), ('Z0,', 'E16'), ('z0,0,1', 'E02')]:
+        got = exchange(fd, body)
+        if got != want:
+            return '%s: got %r, want %r' % (body, got, want)
+    return None
+
+
 def main():
     pid, seed, rounds = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
     rnd = random.Random(seed)
     fd = os.open('/proc/%d/gdb' % pid, os.O_RDWR)
+    # Two breakpoints stay in: closing the file must remove them.
+    err = breakpoints(fd, pid)
+    if err:
+        print('# fuzz: breakpoints: ' + err)
+        return 1
     fixed = [
         packet('qSupported'), packet('?'), packet('g'), packet('QStartNoAckMode'),
         b'+++---', b'\x03', b'$', b'#', b'$#', b'$#zz', b'$m0,1#', b'}}}}',
