@@ -58,17 +58,28 @@ class TestCompare(unittest.TestCase):
         self.assertEqual(lines[0], 'suite\ttest\tutrace-off')
 
 
+def run_with_list(off, name, other, option, reason):
+    """Compare utrace-off with column NAME, with a list naming row a.t1
+    (and REASON) given as OPTION (a function of the list's path).
+    Returns the exit status, the table's lines and what was printed."""
+    with tempfile.TemporaryDirectory() as d:
+        listed = os.path.join(d, 'list')
+        with open(listed, 'w') as f:
+            f.write(f'# comment\na\tt1\t{reason}\n')
+        out = os.path.join(d, 'compare.tsv')
+        buf = io.StringIO()
+        with redirect_stdout(buf):
+            rc = cmp.main(['side_by_side.py', out, 'utrace-off=' + tsv(d, 'off', off),
+                           f'{name}=' + tsv(d, name, other)] + option(listed))
+        with open(out) as f:
+            return rc, f.read().splitlines(), buf.getvalue()
+
+
 class TestKnownFailures(unittest.TestCase):
     def run_known(self, off, on):
-        with tempfile.TemporaryDirectory() as d:
-            known = os.path.join(d, 'known')
-            with open(known, 'w') as f:
-                f.write('# comment\na\tt1\tupstream bug\n')
-            out = os.path.join(d, 'compare.tsv')
-            rc = cmp.main(['side_by_side.py', out, 'utrace-off=' + tsv(d, 'off', off),
-                           'utrace-on=' + tsv(d, 'on', on), '--known', known])
-            with open(out) as f:
-                return rc, f.read().splitlines()
+        rc, lines, _ = run_with_list(off, 'utrace-on', on, lambda p: ['--known', p],
+                                     'upstream bug')
+        return rc, lines
 
     def test_known_failure_on_both_is_xfail(self):
         rc, lines = self.run_known([('a', 't1', 'fail')], [('a', 't1', 'fail')])
@@ -93,17 +104,8 @@ class TestChanged(unittest.TestCase):
     """--changed: rows the series changes on purpose, in the base column."""
 
     def run_changed(self, base, off):
-        with tempfile.TemporaryDirectory() as d:
-            listed = os.path.join(d, 'changed')
-            with open(listed, 'w') as f:
-                f.write('# comment\na\tt1\tthe series fixes it\n')
-            out = os.path.join(d, 'compare.tsv')
-            buf = io.StringIO()
-            with redirect_stdout(buf):
-                rc = cmp.main(['side_by_side.py', out, 'utrace-off=' + tsv(d, 'off', off),
-                               'base=' + tsv(d, 'base', base), '--changed', 'base=' + listed])
-            with open(out) as f:
-                return rc, f.read().splitlines(), buf.getvalue()
+        return run_with_list(off, 'base', base, lambda p: ['--changed', 'base=' + p],
+                             'the series fixes it')
 
     def test_listed_row_that_differs_reads_changed(self):
         rc, lines, text = self.run_changed([('a', 't1', 'fail')], [('a', 't1', 'pass')])
