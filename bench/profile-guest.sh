@@ -2,7 +2,7 @@
 # Guest side of bench/profile.sh: run one benchmark of bench/src/bench.c,
 # pinned to CPU 0 and without ASLR as bench/guest.sh runs it.
 #
-#   profile-guest.sh CONF     (CONF sets BIN, NAME, N, ARG and KO)
+#   profile-guest.sh CONF     (CONF sets BIN, NAME, N, ARG, KO and WRAP)
 #
 # KO, if set, is a module to load first (the utrace test module, for
 # "engines"); its .text address goes to the log for profile.py.
@@ -17,6 +17,7 @@ if [ -n "${KO:-}" ]; then
 	mod=$(basename "$KO" .ko)
 	echo "profile: module text at $(cat "/sys/module/$mod/sections/.text")"
 fi
-# shellcheck disable=SC2086 # ARG: no word, or one
-/tmp/bin/bench "$NAME" "$N" ${ARG:-}
+# WRAP, if set, is a command to run the benchmark under (its words).
+# shellcheck disable=SC2086 # ARG: no word, or one; WRAP: words
+${WRAP:-} /tmp/bin/bench "$NAME" "$N" ${ARG:-}
 echo "profile: bench $NAME $N${ARG:+ $ARG} exit status $?"

@@ -7,13 +7,24 @@
 #                                   default 2100; ARG for the benchmarks
 #                                   that take one, e.g. K of "engines")
 #
+# PROFILE_CONFIGS="utrace-on cand" profiles the kernels in build/out/NAME
+# for each NAME instead of the active configs: to measure a change to the
+# series, build it into a directory of its own (make O=build/out/cand
+# with utrace-on's .config) and profile it beside utrace-on.
+#
+# PROFILE_WRAP="strace -c -o /tmp/out" runs the benchmark under that
+# command (strace and busybox are in the guest's initramfs), e.g. to see
+# what the syscount-strace-c row of make bench spends.
+#
 # "engines" runs on utrace-on only, with bench/kmod/utrace_bench.ko
 # loaded: its functions are rows too ("utrace_bench:ub_syscall_entry"),
 # so the cost of an engine splits into what the core spends and what the
 # engine's callback spends.  Compare two K to get one engine's share.
 #
-# Boots each built kernel twice under TCG, with -icount so that the boot
-# (delay calibration, timer ticks) is the same in both, with the tbprof plugin
+# Boots each built kernel twice under TCG, from an initramfs
+# (bench/initramfs.sh, as make bench does: no 9p request lands in the
+# measured code), with -icount so that the boot (delay calibration, timer
+# ticks) is the same in both, with the tbprof plugin
 # (bench/src/tbprof.c), which counts the instructions executed in every
 # block of kernel text: once running the benchmark N times, once 2N
 # times.  The difference of the two runs is the extra operations without
@@ -31,7 +42,7 @@ arg=${3:-}
 out=$BUILD/results/profile
 bin=$BUILD/bench
 mkdir -p "$out" "$bin"
-read -r -a configs <<<"$(active_configs)"
+read -r -a configs <<<"${PROFILE_CONFIGS:-$(active_configs)}"
 ko=""
 if [ "$name" = engines ]; then
 	[[ $arg =~ ^[0-9]+$ ]] || die "profile: engines needs K, the number of engines (e.g. 'make profile P=engines A=2')"
@@ -48,16 +59,26 @@ gcc -O2 -shared -fPIC -Wall -o "$bin/tbprof.so" "$TOP/bench/src/tbprof.c" ||
 gcc -O2 -static -Wall -I"$LINUX_DIR/lib" -I"$TOP/bench/kmod" -o "$bin/bench" "$TOP/bench/src/bench.c" -lpthread ||
 	die "building bench/src/bench.c failed (above)"
 
+# One CONF per N, both in one initramfs: the same bytes in every guest.
+files=("$TOP/boot/guest-init.sh" "$TOP/bench/profile-guest.sh" "$bin/bench")
+[ -z "$ko" ] || files+=("$ko")
+for k in $n $((2 * n)); do
+	printf 'BIN=%s\nNAME=%s\nN=%s\nARG=%s\nKO=%s\nWRAP="%s"\n' "$bin" "$name" "$k" "$arg" "$ko" "${PROFILE_WRAP:-}" >"$out/$tag-$k.conf"
+	files+=("$out/$tag-$k.conf")
+done
+note "profile: building the guests' initramfs $out/initramfs.cpio"
+"$TOP/bench/initramfs.sh" "$out/initramfs.cpio" "${files[@]}" ||
+	die "profile: building the initramfs failed (above)"
+
 args=()
 for c in "${configs[@]}"; do
 	for k in $n $((2 * n)); do
 		dir=$out/$tag-$c-$k
 		mkdir -p "$dir"
-		printf 'BIN=%s\nNAME=%s\nN=%s\nARG=%s\nKO=%s\n' "$bin" "$name" "$k" "$arg" "$ko" >"$dir/guest.conf"
 		note "profile: $c, bench $name $k $arg"
 		"$TOP/boot/qemu.py" --kernel "$BUILD/out/$c/arch/x86/boot/bzImage" --icount \
-			--plugin "$bin/tbprof.so,out=$dir/blocks.txt" \
-			--script "$TOP/bench/profile-guest.sh" --args "$dir/guest.conf" \
+			--initrd "$out/initramfs.cpio" --plugin "$bin/tbprof.so,out=$dir/blocks.txt" \
+			--script "$TOP/bench/profile-guest.sh" --args "$out/$tag-$k.conf" \
 			--out "$dir" --timeout 900 --silence 300 ||
 			die "profile: the $c guest did not finish (logs in $dir)"
 		grep -q "^profile: bench $name $k${arg:+ $arg} exit status 0" "$dir/output.log" ||
