@@ -62,6 +62,18 @@ start_target() {
 	wait_ready
 }
 
+# start_strace SECONDS: 'strace -f -p' the target (killed after SECONDS),
+# sets spid, and waits (up to 10 s) until the target shows a tracer.
+start_strace() {
+	timeout -s KILL "$1" strace -f -o strace.out -p "$pid" 2>strace.err &
+	spid=$!
+	i=0
+	until grep -q "^TracerPid:[[:space:]]*[1-9]" /proc/"$pid"/status || [ $i -ge 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
 # states: the one-letter states of the target's threads, sorted.
 states() {
 	for s in /proc/"$pid"/task/*/stat; do
@@ -331,13 +343,7 @@ fi
 # --- gdb and strace -f together, ending in detach ---
 if want strace; then
 start_target
-timeout -s KILL 150 strace -f -o strace.out -p $pid 2>strace.err &
-spid=$!
-i=0
-until grep -q "^TracerPid:[[:space:]]*[1-9]" /proc/$pid/status || [ $i -ge 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+start_strace 150
 session -ex 'delete' -ex 'detach'
 wait $pid
 st=$?
@@ -425,13 +431,7 @@ bp_checks gdb-bp
 check $? "gdb-bp: the target exited with 0 (status $st)"
 
 start_target
-timeout -s KILL 180 strace -f -o strace.out -p $pid 2>strace.err &
-spid=$!
-i=0
-until grep -q "^TracerPid:[[:space:]]*[1-9]" /proc/$pid/status || [ $i -ge 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+start_strace 180
 bp_session
 wait $pid
 st=$?
