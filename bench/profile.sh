@@ -49,7 +49,8 @@ if [ "$name" = engines ]; then
 	configs=(utrace-on)
 	ko=$(bench_module "$bin")
 fi
-tag=$name${arg:+-$arg}
+# A wrapped run is another measurement: its files get their own names.
+tag=$name${arg:+-$arg}${PROFILE_WRAP:+-wrapped}
 for c in "${configs[@]}"; do
 	[ -f "$BUILD/out/$c/arch/x86/boot/bzImage" ] ||
 		die "no $c kernel in $BUILD/out/$c: run 'make build' first"

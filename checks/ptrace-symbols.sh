@@ -64,15 +64,21 @@ for c in utrace-off utrace-on; do
 	make -s -C "$LINUX_DIR" O="$BUILD/out/$c" kernel/signal.i >/dev/null 2>&1 ||
 		die "ptrace-symbols: cannot preprocess kernel/signal.c for $c (build it first)"
 done
+# expect_src CONFIG WANT SYMBOL: kernel/signal.c defines SYMBOL for CONFIG
+# (WANT present) or does not (absent).
+expect_src() {
+	if defines "$BUILD/out/$1/kernel/signal.i" "$3"; then
+		[ "$2" = present ] && return
+		echo "ptrace-symbols: FAIL: kernel/signal.c defines $3 for $1; it must not be built there"
+	else
+		[ "$2" = absent ] && return
+		echo "ptrace-symbols: FAIL: kernel/signal.c no longer defines $3 for $1"
+	fi
+	rc=1
+}
 for s in "${legacy_src[@]}"; do
-	if ! defines "$BUILD/out/utrace-off/kernel/signal.i" "$s"; then
-		echo "ptrace-symbols: FAIL: kernel/signal.c no longer defines $s for utrace-off"
-		rc=1
-	fi
-	if defines "$BUILD/out/utrace-on/kernel/signal.i" "$s"; then
-		echo "ptrace-symbols: FAIL: kernel/signal.c defines $s for utrace-on; it must not be built there"
-		rc=1
-	fi
+	expect_src utrace-off present "$s"
+	expect_src utrace-on absent "$s"
 done
 for s in "${engine[@]}"; do
 	expect "$off" absent "$s" utrace-off
@@ -83,10 +89,7 @@ for s in "${shared[@]}"; do
 	expect "$on" present "$s" utrace-on
 done
 for s in "${stop_parts[@]}"; do
-	if ! defines "$BUILD/out/utrace-off/kernel/signal.i" "$s"; then
-		echo "ptrace-symbols: FAIL: kernel/signal.c no longer defines $s for utrace-off"
-		rc=1
-	fi
+	expect_src utrace-off present "$s"
 	expect "$on" present "$s" utrace-on
 done
 n=$(( ${#legacy[@]} + ${#legacy_src[@]} + ${#engine[@]} + ${#shared[@]} + ${#stop_parts[@]} ))

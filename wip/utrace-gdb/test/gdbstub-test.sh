@@ -74,6 +74,16 @@ start_strace() {
 	done
 }
 
+# strace_sees_calls_only NAME: strace.out has the target's three getpid()
+# calls and no SIGTRAP (breakpoints are uprobes, steps are not signals).
+strace_sees_calls_only() {
+	c=$(grep -c "^[0-9]* *getpid(" strace.out)
+	[ "$c" = 3 ]
+	check $? "$1: strace saw every getpid() ($c)"
+	! grep -q "SIGTRAP" strace.out
+	check $? "$1: strace sees no SIGTRAP ($(grep -c SIGTRAP strace.out) lines)"
+}
+
 # states: the one-letter states of the target's threads, sorted.
 states() {
 	for s in /proc/"$pid"/task/*/stat; do
@@ -358,11 +368,7 @@ check $? "gdb-strace: the target ran to its end after detach (status $st)"
 check $? "gdb-strace: strace exited normally (status $sst)"
 grep -q "+++ exited with 0 +++" strace.out
 check $? "gdb-strace: strace saw the process exit with 0"
-c=$(grep -c "^[0-9]* *getpid(" strace.out)
-[ "$c" = 3 ]
-check $? "gdb-strace: strace saw every getpid() ($c)"
-! grep -q "SIGTRAP" strace.out
-check $? "gdb-strace: strace sees no SIGTRAP (breakpoints are uprobes, steps are not signals)"
+strace_sees_calls_only gdb-strace
 
 fi
 
@@ -444,11 +450,7 @@ bp_checks gdb-bp-strace
 check $? "gdb-bp-strace: the target exited with 0 (status $st)"
 [ $sst = 0 ] && grep -q "+++ exited with 0 +++" strace.out
 check $? "gdb-bp-strace: strace exited normally and saw the exit with 0 (status $sst)"
-c=$(grep -c "^[0-9]* *getpid(" strace.out)
-[ "$c" = 3 ]
-check $? "gdb-bp-strace: strace saw every getpid() ($c)"
-! grep -q "SIGTRAP" strace.out
-check $? "gdb-bp-strace: strace sees no SIGTRAP ($(grep -c SIGTRAP strace.out) lines)"
+strace_sees_calls_only gdb-bp-strace
 fi
 
 echo "1..$n"
