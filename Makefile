@@ -57,9 +57,9 @@ compare: tree
 debug: tree
 	@$(S)/debug.sh
 
-## slow          what is too slow for make test: the robots' builds (W=1, kernel-doc, htmldocs, clang, i386), make debug on a KASAN+kmemleak and a PREEMPT_RT kernel, and the base tree against utrace-off
+## slow          what is too slow for make test: the robots' builds (W=1, kernel-doc, htmldocs, clang, i386), make debug on a KASAN+kmemleak and a PREEMPT_RT kernel, and the base tree against utrace-off (rows, and the code function by function)
 slow: tree
-	@r=0; checks/robot-checks.sh || r=1; $(S)/debug.sh kasan || r=1; $(S)/debug.sh rt || r=1; $(S)/debug.sh base || r=1; exit $$r
+	@r=0; checks/robot-checks.sh || r=1; $(S)/debug.sh kasan || r=1; $(S)/debug.sh rt || r=1; $(S)/debug.sh base || r=1; checks/base-code.sh || r=1; exit $$r
 
 ## unit          unit tests of the harness itself
 unit:

@@ -97,9 +97,12 @@ fi
 # The KUnit rows (kunit/) come from utrace-on's boot, the one kernel with
 # CONFIG_KUNIT=y: n/a on utrace-off and in the bystander column (the same
 # kernel booted again), missing or failing on utrace-on fails the run.
+# The /proc/PID/gdb test (gdbstub/) needs CONFIG_UTRACE_GDB: n/a on
+# utrace-off, run in both utrace-on columns.
 "$TOP/tests/side_by_side.py" "$res/compare.tsv" "${cols[@]}" "${absent[@]}" \
 	--known "$TOP/tests/known-failures.txt" --only utrace-on=ksft-utrace/ \
-	--only utrace-on=kunit/ --without "$by=ksft-utrace/" || rc=1
+	--only utrace-on=kunit/ --only utrace-on=gdbstub/ \
+	--without "$by=ksft-utrace/" || rc=1
 # The same results as a KernelCI (KCIDB) document (tests/README.md, "KCIDB").
 kcidb_json "$res/kcidb.json" "$res/compare.tsv" || rc=1
 exit $rc

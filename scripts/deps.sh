@@ -13,6 +13,7 @@ pkgs=(
 	python3-jsonschema python3-rfc3987
 	clang lld python3-sphinx
 	busybox-static
+	gdbserver
 )
 
 missing=()

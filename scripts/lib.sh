@@ -12,7 +12,7 @@ BUILD=${BUILD:-$TOP/build}
 REF_FILE=$TOP/linux.git-submodule-ref
 
 # The topic branches, in stacking order.  Each is exported to branches/<name>/.
-TOPICS=(stepping-fixes utrace-core utrace-ptrace)
+TOPICS=(stepping-fixes utrace-core utrace-ptrace utrace-gdb)
 
 die() {
 	echo "error: $*" >&2

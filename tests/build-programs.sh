@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Build every guest test program (statically linked) and write the run list.
+# Build every guest test program and write the run list.
 #
 #   tests/build-programs.sh   -> build/tests/..., build/tests/runlist
 #
@@ -11,11 +11,14 @@
 #  - the utrace engine selftests (tests/utrace-engines.sh loads this
 #    kernel's test_utrace module; rows n/a on utrace-off),
 #  - our conformance suite, tests/ptrace (if present),
-#  - the real clients (strace, gdb) on the fixed workload, tests/clients;
+#  - the real clients (strace, gdb) on the fixed workload, tests/clients,
+#  - the /proc/PID/gdb test, tests/gdbstub (once the tree has the stub,
+#    utrace-gdb; it skips as a whole on a kernel without it);
 # and the bystander wrapper, tests/bystander (not a program of the list:
 # the utrace-on+bystander column starts every program through it).
-# All are built from the kernel work tree as checked out, against its own
-# uapi headers (installed into build/headers).
+# All are built from the kernel work tree as checked out, statically
+# against its own uapi headers (installed into build/headers), but the
+# gdbstub test's program (tests/gdbstub/Makefile says why).
 . "$(dirname "$0")/../scripts/lib.sh"
 
 out=$BUILD/tests
@@ -100,6 +103,17 @@ make -s -C "$TOP/tests/clients" OUTPUT="$out/clients" >"$out/clients.log" 2>&1 |
 # One guest run per client; each bounds its own client runs (run-client.sh).
 clients="strace-f strace-c strace-seccomp gdb gdb-watch"
 
+# The /proc/PID/gdb test (utrace-gdb): its program, once the tree has the stub.
+gdbstub=""
+if [ -f "$LINUX_DIR/kernel/utrace_gdb.c" ]; then
+	note "building tests/gdbstub (the /proc/PID/gdb test's program)"
+	make -s -C "$TOP/tests/gdbstub" OUTPUT="$out/gdbstub" >"$out/gdbstub.log" 2>&1 || {
+		tail -n 20 "$out/gdbstub.log" >&2
+		die "building tests/gdbstub failed (log: $out/gdbstub.log)"
+	}
+	gdbstub=$out/gdbstub
+fi
+
 # The bystander wrapper (the utrace-on+bystander column of make compare)
 # needs the test module's interface, lib/test_utrace_uapi.h (utrace-core).
 if tree_has_test_utrace; then
@@ -135,5 +149,8 @@ fi
 	for c in $clients; do
 		echo "clients/$c 120 bash $TOP/tests/clients/run-client.sh $c $out/clients"
 	done
+	if [ -n "$gdbstub" ]; then
+		echo "gdbstub/gdbstub 1200 sh $TOP/tests/gdbstub/gdbstub-test.sh $gdbstub"
+	fi
 } >"$list"
 note "run list: $list ($(grep -vc '^#' "$list") programs)"

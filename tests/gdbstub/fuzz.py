@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Feed /proc/PID/gdb malformed, oversized and random input (bounded).
+
+  fuzz.py PID SEED ROUNDS
+
+Every write must be taken or fail with an errno, every reply must be a
+well-formed packet or ack, nothing may hang (select() timeouts), and the
+process must run again once the file is closed (checked by the caller).
+Prints one summary line; exit status 0 on success.
+"""
+import os
+import random
+import re
+import select
+import sys
+
+
+def csum(body):
+    return '%02x' % (sum(body) & 0xff)
+
+
+def packet(body, good=True):
+    if isinstance(body, str):
+        body = body.encode('latin-1')
+    c = csum(body) if good else '%02x' % ((sum(body) + 1) & 0xff)
+    return b'$' + body + b'#' + c.encode()
+
+
+def drain(fd, wait=0.3):
+    out = b''
+    while True:
+        r, _, _ = select.select([fd], [], [], wait)
+        if not r:
+            return out
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            return out
+        out += chunk
+        wait = 0.05
+
+
+def exchange(fd, body):
+    """Send one packet, return the body of the reply packet."""
+    os.write(fd, packet(body))
+    out = b''
+    for _ in range(50):
+        out += drain(fd, 0.2)
+        m = re.search(rb'\$([^#]*)#', out)
+        if m:
+            return m.group(1).decode('latin-1')
+    return None
+
+
+def breakpoints(fd, pid):
+    """Z0 on the program's text: reads show the original bytes."""
+    text = None
+    with open('/proc/%d/maps' % pid) as maps:
+        for line in maps:
+            f = line.split()
+            if f[1] == 'r-xp' and len(f) > 5 and f[5].endswith('/target'):
+                text = int(f[0].split('-')[0], 16)
+                break
+    if text is None:
+        return 'no text mapping'
+    before = exchange(fd, 'm%x,8' % text)
+    for body, want in [('Z0,%x,1' % text, 'OK'), ('Z0,%x,1' % text, 'OK'),
+                       ('Z0,%x,1' % (text + 4), 'OK'),
+                       ('m%x,8' % text, before),
+                       ('M%x,1:90' % text, 'E10'),
+                       ('z0,%x,1' % text, 'OK'), ('z0,%x,1' % text, 'E02'),
+                       ('m%x,8' % text, before),
+                       ('Z0,%x,1' % text, 'OK'),
+                       ('Z0,%x,2' % text, 'E16'), ('Z1,%x,1' % text, ''),
+                       ('Z0,%x,1' % pid, 'E5f'), ('Z0,ffffffffffffffff,1', 'E5f'),
+                       ('Z0', 'E16'), ('Z0,', 'E16'), ('z0,0,1', 'E02')]:
+        got = exchange(fd, body)
+        if got != want:
+            return '%s: got %r, want %r' % (body, got, want)
+    return None
+
+
+def main():
+    pid, seed, rounds = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+    rnd = random.Random(seed)
+    fd = os.open('/proc/%d/gdb' % pid, os.O_RDWR)
+    # Two breakpoints stay in: closing the file must remove them.
+    err = breakpoints(fd, pid)
+    if err:
+        print('# fuzz: breakpoints: ' + err)
+        return 1
+    fixed = [
+        packet('qSupported'), packet('?'), packet('g'), packet('QStartNoAckMode'),
+        b'+++---', b'\x03', b'$', b'#', b'$#', b'$#zz', b'$m0,1#', b'}}}}',
+        packet('m0,ffffffffffffffff'), packet('mffffffffffffffff,10'),
+        packet('m' + 'f' * 40 + ',1'), packet('M0,2:zz'), packet('M0,1:'),
+        packet('M1000,4:00'), packet('X0,0:'), packet('P999=00'),
+        # 2 * len wraps to 32: must be refused, not kmalloc(2^63 + 16).
+        packet('M0,8000000000000010:' + '00' * 16),
+        packet('P10=' + '0' * 3), packet('p' + 'f' * 30), packet('G00'),
+        packet('Hgffffffff'), packet('Hc-2'), packet('H'), packet('Tzz'),
+        packet('T0'), packet('T-1'), packet('vCont;'), packet('vCont;x'),
+        packet('vCont;C'), packet('vCont;Czz:1'), packet('vCont;s:0'),
+        packet('vCont;c:' + 'f' * 20), packet('C'), packet('Sff'),
+        packet('qXfer:features:read:target.xml:ffffffff,ffffffff'),
+        packet('qXfer:features:read:target.xml:0'), packet('qXfer:auxv:read::,'),
+        packet('qXfer:auxv:read::0,0'), packet('qXfer:other:read::0,10'),
+        packet('vRun;'), packet('vAttach;1'), packet('qsThreadInfo'),
+        packet('x' * 5000), packet('q' * 4096), b'$' + b'A' * 9000 + b'#00',
+        packet('g', good=False), packet('?', good=False),
+    ]
+    sent = replies = 0
+    for data in fixed:
+        os.write(fd, data)
+        sent += 1
+        replies += drain(fd).count(b'$')
+    for _ in range(rounds):
+        kind = rnd.randrange(4)
+        if kind == 0:
+            data = bytes(rnd.randrange(256) for _ in range(rnd.randrange(1, 600)))
+        elif kind == 1:
+            body = rnd.choice(['m', 'M', 'g', 'G', 'p', 'P', 'H', 'T', 'q', 'Q',
+                               'v', 'vCont;', 'qXfer:', 'Z0,', 'c', 's', 'C', 'S'])
+            body += ''.join(rnd.choice('0123456789abcdef,:;=-xpP')
+                            for _ in range(rnd.randrange(0, 80)))
+            data = packet(body, good=rnd.random() < 0.9)
+        elif kind == 2:
+            data = rnd.choice(fixed)
+            cut = rnd.randrange(len(data) + 1)
+            data = data[:cut]
+        else:
+            data = packet(rnd.choice(['?', 'g', 'qfThreadInfo', 'qC',
+                                      'qXfer:auxv:read::0,40',
+                                      'm%x,10' % rnd.randrange(1 << 47)]))
+        # A resume would let the process run off: gdb's Ctrl-C stops it.
+        os.write(fd, data)
+        if b'$c' in data or b'$s' in data or b'$C' in data or b'$S' in data or b'vCont' in data:
+            os.write(fd, b'\x03')
+        sent += 1
+        replies += drain(fd, 0.1).count(b'$')
+    os.close(fd)
+    print('# fuzz: seed %d: %d writes, %d replies' % (seed, sent, replies))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,468 @@
+#!/bin/sh
+# Guest side of the /proc/PID/gdb test (CONFIG_UTRACE_GDB, the utrace-gdb
+# topic branch).
+#
+#   gdbstub-test.sh BINDIR [PART[:debug]]
+#
+# BINDIR holds 'target' (target.c, built by tests/build-programs.sh);
+# fuzz.py is next to this script.  PART is open, exec, kill, ctrlc, exit,
+# fuzz, strace, bp or all (the default); ':debug' logs gdb's packets
+# ('set debug remote 1') into the transcripts.
+#
+# The oracle of every gdb transcript is the same gdb commands through
+# Debian's gdbserver, attached to a fresh copy of the same program in the
+# same guest ('target extended-remote | gdbserver --once - --attach PID').
+# Both transcripts are normalised (normalise() below: addresses, ids, and
+# each known difference with its reason) and must be identical.  The
+# runs under strace have no gdbserver run of their own (a ptracer
+# excludes gdbserver): they are compared with gdbserver's run of the same
+# commands without strace.
+#
+#   open    : /proc/PID/gdb stops every thread, a second open gets EBUSY,
+#             closing lets them run again; opening needs PTRACE_ATTACH's
+#             permission;
+#   exec    : an exec ends the session (end of file, EIO, runs free);
+#   kill    : threads, a breakpoint, memory write, registers, print, bt,
+#             next, stepi, continue, kill;
+#   ctrlc   : gdb's Ctrl-C (SIGINT to gdb) stops the running process;
+#   exit    : continue to a normal exit (W), 'signal SIGTERM' (C, X);
+#   fuzz    : fuzz.py's malformed and random input, three seeds;
+#   strace  : the kill session ending in detach while 'strace -f -p PID'
+#             traces the process, which then exits normally, and strace
+#             saw no SIGTRAP;
+#   bp      : 'break *tick' hit three times (PC at the function, the
+#             original bytes read through the inserted breakpoint, stepi
+#             runs the instruction once, next, a Z0 on data refused),
+#             delete, continue to the exit; alone, then while
+#             'strace -f -p PID' traces the process (no SIGTRAP there).
+#
+# Prints TAP; each transcript is printed between BEGIN/END lines, raw.
+# Exit status 0 when everything passed, 4 (skip) on a kernel without
+# /proc/PID/gdb, 1 otherwise.
+bindir=${1:?usage: gdbstub-test.sh BINDIR [PART[:debug]]}
+spec=${2:-all}
+dir=$(cd "$(dirname "$0")" && pwd)
+target=$(cd "$bindir" 2>/dev/null && pwd)/target
+only=${spec%%:*}
+want() { [ "$only" = all ] || [ "$only" = "$1" ]; }
+dbg=0
+case $spec in *:debug) dbg=1 ;; esac
+
+if [ ! -e /proc/self/gdb ]; then
+	echo "# skip: this kernel has no /proc/PID/gdb (CONFIG_UTRACE_GDB)"
+	exit 4
+fi
+
+echo "TAP version 13"
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n $*"; }
+notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $*"; }
+check() { if [ "$1" = 0 ]; then shift; ok "$@"; else shift; notok "$@"; fi; }
+finish() {
+	echo "1..$n"
+	cd /
+	rm -rf "$work"
+	[ $failed = 0 ]
+	exit $?
+}
+
+work=$(mktemp -d /tmp/gdbstub.XXXXXX)
+cd "$work" || exit 1
+[ -x "$target" ] || { notok "no program $target (tests/build-programs.sh builds it)"; finish; }
+if ! command -v gdb >/dev/null || ! command -v gdbserver >/dev/null; then
+	notok "gdb and gdbserver are needed (scripts/deps.sh installs them)"
+	finish
+fi
+
+# wait_ready: up to 20 s for the background program to print "ready".
+wait_ready() {
+	i=0
+	while ! grep -q ready target.out 2>/dev/null && [ $i -lt 200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
+# start_target: run the target in the background; sets pid.
+start_target() {
+	rm -f target.out
+	"$target" >target.out 2>&1 &
+	pid=$!
+	wait_ready
+}
+
+# start_strace SECONDS: 'strace -f -p' the target (killed after SECONDS),
+# sets spid, and waits (up to 10 s) until the target shows a tracer.
+start_strace() {
+	timeout -s KILL "$1" strace -f -o strace.out -p "$pid" 2>strace.err &
+	spid=$!
+	i=0
+	until grep -q "^TracerPid:[[:space:]]*[1-9]" /proc/"$pid"/status || [ $i -ge 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
+# strace_sees_calls_only NAME: strace.out has the target's three getpid()
+# calls and no SIGTRAP (breakpoints are uprobes, steps are not signals).
+strace_sees_calls_only() {
+	c=$(grep -c "^[0-9]* *getpid(" strace.out)
+	[ "$c" = 3 ]
+	check $? "$1: strace saw every getpid() ($c)"
+	! grep -q "SIGTRAP" strace.out
+	check $? "$1: strace sees no SIGTRAP ($(grep -c SIGTRAP strace.out) lines)"
+}
+
+# states: the one-letter states of the target's threads, sorted.
+states() {
+	for s in /proc/"$pid"/task/*/stat; do
+		sed 's/.*) \(.\).*/\1/' "$s"
+	done | sort | tr -d '\n'
+}
+
+# wait_states WANT: up to 30 s for every thread to be in state WANT.
+wait_states() {
+	i=0
+	while [ $i -lt 300 ]; do
+		st=$(states)
+		[ -n "$st" ] && [ -z "$(echo "$st" | tr -d "$1")" ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+show() { # NAME FILE
+	echo "# BEGIN TRANSCRIPT $1"
+	sed 's/^/# /' "$2"
+	echo "# END TRANSCRIPT $1"
+}
+
+# normalise FILE: what differs between two runs of the same commands
+# whatever the server, plus the differences between the stub and
+# gdbserver that are known, each with its reason:
+#  - addresses, process and thread ids (gdbserver names threads PID.TID);
+#  - gdb's "get_tty_state failed" / "set_tty_state failed": gdb opens a
+#    file as a serial line and its terminal ioctls fail (ENOTTY), as
+#    Documentation/trace/utrace-gdb.rst says;
+#  - thread names ('Thread 3 "target"'): gdbserver sends them in
+#    qXfer:threads:read, which the stub does not implement yet;
+#  - "(process PID)" against "(Remote target)": gdbserver speaks the
+#    multiprocess extensions, so gdb knows its pid; the stub does not;
+#  - gdbserver's own messages go to gdbserver.err, not into the transcript.
+normalise() {
+	sed -e '/^[gs]et_tty_state failed: Inappropriate ioctl for device$/d' \
+	    -e 's/0x[0-9a-f]\{1,16\}/ADDR/g' \
+	    -e 's/Thread [0-9.]*\( "[^"]*"\)\{0,1\}/Thread TID/g' \
+	    -e 's/LWP [0-9]*/LWP TID/g' \
+	    -e 's/(process [0-9]*)/(Remote target)/g' \
+	    -e 's/   */  /g' \
+	    "$1"
+}
+
+# compare NAME STUB-TRANSCRIPT SERVER-TRANSCRIPT
+compare() {
+	normalise "$2" >"$2.norm"
+	normalise "$3" >"$3.norm"
+	if diff -u "$3.norm" "$2.norm" >"$2.diff"; then
+		ok "$1: transcript as through gdbserver"
+	else
+		sed 's/^/# /' "$2.diff"
+		notok "$1: transcript as through gdbserver (diff above: - gdbserver, + stub)"
+	fi
+}
+
+# gdb_run OUT SERVER SECONDS COMMAND...: gdb in batch mode on the target
+# ($pid) through SERVER (stub: /proc/PID/gdb; gdbserver: gdbserver
+# attached through a pipe), with the gdb commands COMMAND... ('-ex' each),
+# output to OUT.  'set sysroot /': both read the program's files from
+# the guest's own file system.
+gdb_run() {
+	out=$1 server=$2 secs=$3
+	shift 3
+	case $server in
+	stub) conn=/proc/$pid/gdb ;;
+	gdbserver) conn="| exec gdbserver --once - --attach $pid 2>>gdbserver.err" ;;
+	esac
+	set -- -ex 'set pagination off' -ex 'set confirm off' \
+		-ex 'set width 0' -ex 'set height 0' \
+		-ex 'set print thread-events off' -ex 'set sysroot /' \
+		-ex "set debug remote $dbg" \
+		-ex "target extended-remote $conn" "$@"
+	timeout -s KILL "$secs" gdb -nx -batch "$@" "$target" </dev/null >"$out" 2>&1
+	echo "== exit status $?" >>"$out"
+}
+
+# session OUT SERVER END...: the main session, then END commands.
+session() {
+	out=$1 server=$2
+	shift 2
+	gdb_run "$out" "$server" 120 -ex 'info threads' -ex 'break tick' \
+		-ex 'set var go = 1' -ex 'continue' -ex 'info registers rip' \
+		-ex 'print n' -ex 'bt' -ex 'next' -ex 'print counter' \
+		-ex 'stepi' -ex 'continue' -ex 'print n' "$@"
+}
+
+# both NAME WAIT-STATUS SESSION-FUNCTION ARGS...: run the session on a
+# fresh target through gdbserver, then through the stub; compare the
+# transcripts and check that each target ended with WAIT-STATUS.
+both() {
+	name=$1 want_st=$2
+	shift 2
+	for server in gdbserver stub; do
+		start_target
+		"$@" "$name.$server" "$server"
+		wait $pid
+		st=$?
+		show "$name.$server" "$name.$server"
+		[ $st = "$want_st" ]
+		check $? "$name: through $server the target ended with wait status $want_st ($st)"
+	done
+	compare "$name" "$name.stub" "$name.gdbserver"
+}
+
+# --- open, EBUSY, close ---
+if want open; then
+start_target
+[ -e /proc/$pid/gdb ]
+check $? "open: /proc/PID/gdb exists"
+exec 3<>/proc/$pid/gdb
+wait_states t
+check $? "open: every thread stops (states $(states))"
+err=$( { : <>/proc/$pid/gdb; } 2>&1)
+case $err in
+*"busy"*) ok "open: a second opener gets EBUSY ($err)" ;;
+*) notok "open: a second opener gets EBUSY (got '$err')" ;;
+esac
+exec 3>&-
+wait_states S
+check $? "open: closing lets every thread run (states $(states))"
+kill -9 $pid
+wait $pid 2>/dev/null
+
+# Permission: what PTRACE_ATTACH needs.  Own process: EPERM.  A process
+# of the same (unprivileged) user that is not a descendant: YAMA's
+# ptrace_scope 1 refuses both PTRACE_ATTACH and the open.
+err=$( { : <>/proc/self/gdb; } 2>&1)
+case $err in
+*"not permitted"*) ok "open: own process refused ($err)" ;;
+*) notok "open: own process refused (got '$err')" ;;
+esac
+start_target_as() { # SETPRIV-ARGS...
+	rm -f target.out
+	setpriv "$@" "$target" >target.out 2>&1 &
+	pid=$!
+	wait_ready
+}
+nobody="--reuid=65534 --regid=65534 --clear-groups"
+# shellcheck disable=SC2086 # $nobody: words
+start_target_as $nobody
+scope=$(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null)
+echo 1 >/proc/sys/kernel/yama/ptrace_scope
+# shellcheck disable=SC2086
+perr=$(timeout -s KILL 20 setpriv $nobody strace -o /dev/null -p $pid 2>&1 </dev/null)
+# shellcheck disable=SC2086
+gerr=$(setpriv $nobody sh -c ": <>/proc/$pid/gdb" 2>&1)
+case $perr/$gerr in
+*"not permitted"*/*"not permitted"*) ok "open: as PTRACE_ATTACH, refused to a non-ancestor (ptrace_scope 1; $gerr)" ;;
+*) notok "open: as PTRACE_ATTACH, refused to a non-ancestor (ptrace_scope 1; strace: '$perr'; open: '$gerr')" ;;
+esac
+[ -z "$scope" ] || echo "$scope" >/proc/sys/kernel/yama/ptrace_scope
+# shellcheck disable=SC2086
+gerr=$(setpriv --reuid=1 --regid=1 --clear-groups sh -c ": <>/proc/$pid/gdb" 2>&1)
+case $gerr in
+*"denied"* | *"not permitted"*) ok "open: refused to another user ($gerr)" ;;
+*) notok "open: refused to another user (got '$gerr')" ;;
+esac
+kill -9 $pid
+wait $pid 2>/dev/null
+fi
+
+# --- exec ends the session ---
+# The file reaches only the memory it was opened for: an exec (which may
+# gain privilege) lets the thread go, read() gets end of file, write() EIO.
+if want exec; then
+rm -f fifo
+mkfifo fifo
+sh -c 'echo ready; read -r x <fifo; exec sleep 60' >target.out 2>&1 &
+pid=$!
+wait_ready
+exec 3<>/proc/$pid/gdb
+wait_states t
+check $? "exec: open stops the shell (states $(states))"
+# shellcheck disable=SC2016 # a gdb packet, not an expansion
+printf '$c#63' >&3
+wait_states S
+check $? "exec: 'c' lets it run into read() (states $(states))"
+echo go >fifo
+timeout -s KILL 20 cat <&3 >exec.out
+st=$?
+check $st "exec: read() reaches end of file after the exec (status $st, read $(od -An -c exec.out | tr -s ' '))"
+# The shell's printf does not say which errno: ask write(2) itself.
+err=$(python3 -c '
+import os
+try:
+    os.write(3, b"$?#3f")
+    print("written")
+except OSError as e:
+    print(e.errno)')
+[ "$err" = 5 ]
+check $? "exec: write() fails with EIO (got '$err', EIO is 5)"
+comm=$(cat /proc/$pid/comm)
+[ "$comm" = sleep ] && wait_states S
+check $? "exec: the new program runs, not held (comm $comm, states $(states))"
+exec 3>&-
+kill -9 $pid
+wait $pid 2>/dev/null
+fi
+
+# --- the main session, ending in kill ---
+if want kill; then
+both gdb-kill 137 session -ex 'kill'
+fi
+
+# --- Ctrl-C: gdb's SIGINT handler sends 0x03 while it waits in continue ---
+# shellcheck disable=SC2317 # called through both()
+ctrlc() { # OUT SERVER
+	gdb_run "$1" "$2" 120 -ex 'continue' -ex 'info threads' -ex 'kill' &
+	gpid=$!
+	# Stopped by the connect, then running again in continue.
+	wait_states t && wait_states S
+	sleep 1
+	kill -INT "$gpid"
+	wait "$gpid"
+}
+if want ctrlc; then
+both gdb-ctrlc 137 ctrlc
+fi
+
+# --- exit (W) and death by a signal gdb sends (C, X) ---
+# shellcheck disable=SC2317 # called through both()
+short() { # OUT SERVER COMMANDS...
+	out=$1 server=$2
+	shift 2
+	gdb_run "$out" "$server" 120 -ex 'break tick' -ex 'set var go = 1' \
+		-ex 'continue' -ex 'delete' "$@"
+}
+if want exit; then
+both gdb-exit 0 short -ex 'continue'
+both gdb-signal 143 short -ex 'signal SIGTERM'
+fi
+
+# --- bad input: malformed, oversized, truncated and random packets ---
+if want fuzz; then
+for seed in 1 2 3; do
+	start_target
+	msg=$(timeout -s KILL 300 python3 -S "$dir/fuzz.py" $pid $seed 300 2>&1)
+	rc=$?
+	echo "$msg" | sed 's/^/# /'
+	st=$(states)
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	# 137 if it was still running; else how it ended (a signal that
+	# the random C/S packets sent it, say).
+	ws=$?
+	case $rc/$st in
+	0/SS | 0/) ok "fuzz: seed $seed: no hang, the process runs after close (states '$st', wait status $ws)" ;;
+	*) notok "fuzz: seed $seed: status $rc, states '$st', wait status $ws" ;;
+	esac
+done
+fi
+
+# --- gdb and strace -f together, ending in detach ---
+if want strace; then
+start_target
+session gdb-detach.gdbserver gdbserver -ex 'delete' -ex 'detach'
+wait $pid
+start_target
+start_strace 150
+session gdb-strace.stub stub -ex 'delete' -ex 'detach'
+wait $pid
+st=$?
+wait $spid
+sst=$?
+show gdb-detach.gdbserver gdb-detach.gdbserver
+show gdb-strace.stub gdb-strace.stub
+show strace strace.out
+compare gdb-strace gdb-strace.stub gdb-detach.gdbserver
+[ $st = 0 ]
+check $? "gdb-strace: the target ran to its end after detach (status $st)"
+[ $sst = 0 ]
+check $? "gdb-strace: strace exited normally (status $sst)"
+grep -q "+++ exited with 0 +++" strace.out
+check $? "gdb-strace: strace saw the process exit with 0"
+strace_sees_calls_only gdb-strace
+fi
+
+# --- breakpoints: Z0 as uprobes, alone and next to strace -f ---
+# 'break *tick': the PC gdb sees must be the function's address itself.
+# always-inserted keeps the breakpoint in while the process is stopped,
+# so that the memory read goes through its int3.  $rdi is tick()'s
+# argument at its first instruction: 10 (the late thread), then 1, 2.
+# shellcheck disable=SC2016 # gdb expressions, not expansions
+bp_session() { # OUT SERVER
+	gdb_run "$1" "$2" 150 \
+		-ex 'set breakpoint always-inserted on' \
+		-ex 'break *tick' \
+		-ex 'set var go = 1' \
+		-ex 'continue' \
+		-ex 'printf "hit rdi=%d at-tick=%d\n", $rdi, $pc == (long)&tick' \
+		-ex 'info registers rip' \
+		-ex 'x/2xb $pc' \
+		-ex 'stepi' \
+		-ex 'printf "after-stepi %d\n", $pc - (long)&tick' \
+		-ex 'continue' \
+		-ex 'printf "hit rdi=%d at-tick=%d\n", $rdi, $pc == (long)&tick' \
+		-ex 'next' \
+		-ex 'continue' \
+		-ex 'printf "hit rdi=%d at-tick=%d\n", $rdi, $pc == (long)&tick' \
+		-ex 'delete' \
+		-ex 'continue'
+}
+
+bp_checks() { # NAME TRANSCRIPT
+	h=$(grep "^hit rdi=" "$2" | tr '\n' ' ')
+	[ "$h" = "hit rdi=10 at-tick=1 hit rdi=1 at-tick=1 hit rdi=2 at-tick=1 " ]
+	check $? "$1: three hits, each with the PC at tick ($h)"
+	grep -Eq "<tick>:[[:space:]]+0x55[[:space:]]+0x48$" "$2"
+	check $? "$1: memory under the inserted breakpoint reads as the original bytes ($(grep '<tick>:' "$2" | tr -s '\t' ' '))"
+	grep -q "^after-stepi 1$" "$2"
+	check $? "$1: stepi from the breakpoint runs push %rbp once ($(grep after-stepi "$2"))"
+}
+
+if want bp; then
+both gdb-bp 0 bp_session
+bp_checks gdb-bp gdb-bp.stub
+
+# A breakpoint in data: gdbserver writes an int3 there, uprobes cannot
+# probe a writable mapping, so the stub refuses Z0 with an error (and gdb
+# keeps using Z0 for the other breakpoints).  No gdbserver transcript.
+start_target
+gdb_run gdb-bpdata.stub stub 120 -ex 'set breakpoint always-inserted on' \
+	-ex 'break *(long)&counter' -ex 'break *tick' -ex 'kill'
+wait $pid
+show gdb-bpdata.stub gdb-bpdata.stub
+grep -q "Cannot insert breakpoint 1" gdb-bpdata.stub &&
+	! grep -q "Cannot insert breakpoint 2" gdb-bpdata.stub
+check $? "gdb-bpdata: Z0 on data is refused, and gdb says so; Z0 on text still works"
+
+start_target
+start_strace 180
+bp_session gdb-bp-strace.stub stub
+wait $pid
+st=$?
+wait $spid
+sst=$?
+show gdb-bp-strace.stub gdb-bp-strace.stub
+show bp-strace strace.out
+compare gdb-bp-strace gdb-bp-strace.stub gdb-bp.gdbserver
+bp_checks gdb-bp-strace gdb-bp-strace.stub
+[ $st = 0 ]
+check $? "gdb-bp-strace: the target exited with 0 (status $st)"
+[ $sst = 0 ] && grep -q "+++ exited with 0 +++" strace.out
+check $? "gdb-bp-strace: strace exited normally and saw the exit with 0 (status $sst)"
+strace_sees_calls_only gdb-bp-strace
+fi
+
+finish
