@@ -55,7 +55,7 @@ class RfcScript(unittest.TestCase):
 
     def toy_tree(self, fix_needs_earlier=False):
         """base; stepping-fixes: a selftest, the fix, its test; utrace-core;
-        utrace-ptrace.  With fix_needs_earlier the selftest before the fix
+        utrace-ptrace; utrace-gdb.  With fix_needs_earlier the selftest before the fix
         changes the line the fix changes, so the fix does not apply on base
         alone."""
         os.makedirs(self.env['LINUX_DIR'])
@@ -82,6 +82,8 @@ class RfcScript(unittest.TestCase):
                     mode=0o755)
         self.git('checkout', '-q', '-b', 'utrace-ptrace')
         self.commit('ptrace: make ptrace a utrace engine', {'kernel/signal.c': sig + 'utrace\n'})
+        self.git('checkout', '-q', '-b', 'utrace-gdb')
+        self.commit('utrace: add /proc/PID/gdb', {'kernel/utrace_gdb.c': 'gdb\n'})
 
     def run_rfc(self, *args):
         return subprocess.run([RFC, *args], env=self.env, capture_output=True, text=True)
@@ -94,7 +96,7 @@ class RfcScript(unittest.TestCase):
         self.toy_tree()
         r = self.run_rfc('--check')
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn("git am on base gives utrace-ptrace's tree", r.stderr)
+        self.assertIn("git am on base gives utrace-gdb's tree", r.stderr)
         self.assertFalse(os.path.exists(self.env['BUILD']), '--check writes nothing to build/')
 
     def test_writes_the_series_and_the_stable_fix(self):
@@ -102,13 +104,14 @@ class RfcScript(unittest.TestCase):
         r = self.run_rfc()
         self.assertEqual(r.returncode, 0, r.stderr)
         names = sorted(os.listdir(os.path.join(self.env['BUILD'], 'rfc', 'v1')))
-        self.assertEqual(len(names), 6, names)
+        self.assertEqual(len(names), 7, names)
         cover = self.read('v1', names[0])
-        self.assertIn('Subject: [RFC PATCH v1 0/5] toy: a subject for the cover letter\n', cover)
+        self.assertIn('Subject: [RFC PATCH v1 0/6] toy: a subject for the cover letter\n', cover)
         self.assertIn('\nThe text of the cover letter.\n\nChangelog:\nv1: first posting\n', cover)
         self.assertIn('\nbase-commit: ', cover)
         self.assertNotIn('***', cover)
-        self.assertIn('Subject: [RFC PATCH v1 5/5] ptrace: make ptrace', self.read('v1', names[5]))
+        self.assertIn('Subject: [RFC PATCH v1 5/6] ptrace: make ptrace', self.read('v1', names[5]))
+        self.assertIn('Subject: [RFC PATCH v1 6/6] utrace: add /proc/PID/gdb', self.read('v1', names[6]))
         # The fix alone: its selftest needs the step test before it.
         stable = sorted(os.listdir(os.path.join(self.env['BUILD'], 'rfc', 'stable')))
         self.assertEqual(len(stable), 1, stable)
@@ -124,7 +127,7 @@ class RfcScript(unittest.TestCase):
         self.assertIn(f"stable: the fix '{FIX}' does not apply with git am on base alone", r.stderr)
         self.assertIn('stepping-fixes', r.stderr)
         # The whole series is fine; there is no stable series.
-        self.assertEqual(len(os.listdir(os.path.join(self.env['BUILD'], 'rfc', 'v1'))), 6)
+        self.assertEqual(len(os.listdir(os.path.join(self.env['BUILD'], 'rfc', 'v1'))), 7)
         stable = os.path.join(self.env['BUILD'], 'rfc', 'stable')
         self.assertEqual(os.listdir(stable) if os.path.isdir(stable) else [], [])
 
