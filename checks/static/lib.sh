@@ -119,6 +119,16 @@ base_prepare() {
 	mkdir -p "$bo"
 	if ! cmp -s "$o/.config" "$bo/.config"; then
 		cp "$o/.config" "$bo/.config"
+		# An option that only a new symbol selects does not survive
+		# olddefconfig in the base tree.  CONFIG_UPROBES (selected by
+		# utrace-gdb's CONFIG_UTRACE_GDB) has one other selector in
+		# base, CONFIG_UPROBE_EVENTS under CONFIG_FTRACE: without it
+		# base's kernel/events/uprobes.c and its headers would be
+		# checked in another configuration than head's, and differ by
+		# that alone.
+		if grep -qx 'CONFIG_UPROBES=y' "$o/.config"; then
+			printf 'CONFIG_FTRACE=y\nCONFIG_UPROBE_EVENTS=y\n' >>"$bo/.config"
+		fi
 		make -s -C "$basesrc" O="$bo" CC="$cc" olddefconfig >/dev/null
 		make -s -C "$basesrc" O="$bo" CC="$cc" -j"$(nproc)" prepare >/dev/null 2>&1 ||
 			die "preparing the base tree for $c failed in $bo"
