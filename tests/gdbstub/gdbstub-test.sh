@@ -56,8 +56,17 @@ fi
 echo "TAP version 13"
 n=0
 failed=0
-ok() { n=$((n + 1)); echo "ok $n $*"; }
-notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $*"; }
+# ok/notok MESSAGE: the test's name is MESSAGE up to its first " (", the
+# same on every kernel and run (the harness compares rows by name); what
+# follows (pids, addresses, states) goes to a diagnostic line.
+result() { # ok|"not ok" MESSAGE
+	n=$((n + 1))
+	name=${2%% (*}
+	echo "$1 $n $name"
+	[ "$name" = "$2" ] || echo "# ${2#"$name" }"
+}
+ok() { result ok "$*"; }
+notok() { failed=$((failed + 1)); result "not ok" "$*"; }
 check() { if [ "$1" = 0 ]; then shift; ok "$@"; else shift; notok "$@"; fi; }
 finish() {
 	echo "1..$n"
@@ -69,7 +78,7 @@ finish() {
 
 work=$(mktemp -d /tmp/gdbstub.XXXXXX)
 cd "$work" || exit 1
-[ -x "$target" ] || { notok "no program $target (tests/build-programs.sh builds it)"; finish; }
+[ -x "$target" ] || { notok "the program is built ($target is missing: tests/build-programs.sh builds it)"; finish; }
 if ! command -v gdb >/dev/null || ! command -v gdbserver >/dev/null; then
 	notok "gdb and gdbserver are needed (scripts/deps.sh installs them)"
 	finish
@@ -395,7 +404,7 @@ for seed in 1 2 3; do
 	ws=$?
 	case $rc/$st in
 	0/SS | 0/) ok "fuzz: seed $seed: no hang, the process runs after close (states '$st', wait status $ws)" ;;
-	*) notok "fuzz: seed $seed: status $rc, states '$st', wait status $ws" ;;
+	*) notok "fuzz: seed $seed: no hang, the process runs after close (status $rc, states '$st', wait status $ws)" ;;
 	esac
 done
 fi
