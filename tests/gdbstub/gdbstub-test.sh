@@ -61,9 +61,9 @@ failed=0
 # follows (pids, addresses, states) goes to a diagnostic line.
 result() { # ok|"not ok" MESSAGE
 	n=$((n + 1))
-	name=${2%% (*}
-	echo "$1 $n $name"
-	[ "$name" = "$2" ] || echo "# ${2#"$name" }"
+	tname=${2%% (*}
+	echo "$1 $n $tname"
+	[ "$tname" = "$2" ] || echo "# ${2#"$tname" }"
 }
 ok() { result ok "$*"; }
 notok() { failed=$((failed + 1)); result "not ok" "$*"; }
