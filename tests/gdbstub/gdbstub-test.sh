@@ -162,12 +162,6 @@ show() { # NAME FILE
 #    qXfer:threads:read, which the stub does not implement yet;
 #  - "(process PID)" against "(Remote target)": gdbserver speaks the
 #    multiprocess extensions, so gdb knows its pid; the stub does not;
-#  - "ADDR in" before the frame of a thread stopped in a blocking read():
-#    the stub stops a running thread with UTRACE_INTERRUPT, which utrace
-#    reports after the interrupted system call's restart is set up (PC
-#    back on the syscall instruction, mid-line); gdbserver's SIGSTOP or
-#    SIGINT stop comes before it (PC after the instruction, at a line
-#    start).  To be fixed in the core (docs/design.md, section 2.7);
 #  - the argument of tick() at its first instruction ('break *tick'),
 #    before the function stored it: stack garbage, different in every run;
 #  - gdbserver's own messages go to gdbserver.err, not into the transcript;
@@ -178,7 +172,6 @@ normalise() {
 	    -e 's/Thread [0-9.]*\( "[^"]*"\)\{0,1\}/Thread TID/g' \
 	    -e 's/LWP [0-9]*/LWP TID/g' \
 	    -e 's/(process [0-9]*)/(Remote target)/g' \
-	    -e 's/ADDR in \(__GI___libc_read (\)/\1/' \
 	    -e 's/tick (n=-\{0,1\}[0-9]*) at target.c:21$/tick (n=N) at target.c:21/' \
 	    -e 's/  */ /g' \
 	    "$1"
