@@ -4,10 +4,11 @@
 #
 #   gdbstub-test.sh BINDIR [PART[:debug]]
 #
-# BINDIR holds 'target' (target.c, built by tests/build-programs.sh);
-# fuzz.py is next to this script.  PART is open, exec, kill, ctrlc, exit,
-# fuzz, strace, bp or all (the default); ':debug' logs gdb's packets
-# ('set debug remote 1') into the transcripts.
+# BINDIR holds 'target' (target.c) and 'perm' (perm.c), built by
+# tests/build-programs.sh; fuzz.py is next to this script.  PART is open,
+# perm, exec, kill, ctrlc, exit, fuzz, strace, bp or all (the default);
+# ':debug' logs gdb's packets ('set debug remote 1') into the
+# transcripts.
 #
 # The oracle of every gdb transcript is the same gdb commands through
 # Debian's gdbserver, attached to a fresh copy of the same program in the
@@ -19,8 +20,10 @@
 # commands without strace.
 #
 #   open    : /proc/PID/gdb stops every thread, a second open gets EBUSY,
-#             closing lets them run again; opening needs PTRACE_ATTACH's
-#             permission;
+#             closing lets them run again;
+#   perm    : perm.c's matrix: opening is refused to whom PTRACE_ATTACH
+#             refuses, with its errno (credentials, dumpable, YAMA's
+#             ptrace_scope, kernel threads, own process, zombies);
 #   exec    : an exec ends the session (end of file, EIO, runs free);
 #   kill    : threads, a breakpoint, memory write, registers, print, bt,
 #             next, stepi, continue, kill;
@@ -271,43 +274,25 @@ wait_states S
 check $? "open: closing lets every thread run (states $(states))"
 kill -9 $pid
 wait $pid 2>/dev/null
+fi
 
-# Permission: what PTRACE_ATTACH needs.  Own process: EPERM.  A process
-# of the same (unprivileged) user that is not a descendant: YAMA's
-# ptrace_scope 1 refuses both PTRACE_ATTACH and the open.
-err=$( { : <>/proc/self/gdb; } 2>&1)
-case $err in
-*"not permitted"*) ok "open: own process refused ($err)" ;;
-*) notok "open: own process refused (got '$err')" ;;
-esac
-start_target_as() { # SETPRIV-ARGS...
-	rm -f target.out
-	setpriv "$@" "$target" >target.out 2>&1 &
-	pid=$!
-	wait_ready
-}
-nobody="--reuid=65534 --regid=65534 --clear-groups"
-# shellcheck disable=SC2086 # $nobody: words
-start_target_as $nobody
-scope=$(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null)
-echo 1 >/proc/sys/kernel/yama/ptrace_scope
-# shellcheck disable=SC2086
-perr=$(timeout -s KILL 20 setpriv $nobody strace -o /dev/null -p $pid 2>&1 </dev/null)
-# shellcheck disable=SC2086
-gerr=$(setpriv $nobody sh -c ": <>/proc/$pid/gdb" 2>&1)
-case $perr/$gerr in
-*"not permitted"*/*"not permitted"*) ok "open: as PTRACE_ATTACH, refused to a non-ancestor (ptrace_scope 1; $gerr)" ;;
-*) notok "open: as PTRACE_ATTACH, refused to a non-ancestor (ptrace_scope 1; strace: '$perr'; open: '$gerr')" ;;
-esac
-[ -z "$scope" ] || echo "$scope" >/proc/sys/kernel/yama/ptrace_scope
-# shellcheck disable=SC2086
-gerr=$(setpriv --reuid=1 --regid=1 --clear-groups sh -c ": <>/proc/$pid/gdb" 2>&1)
-case $gerr in
-*"denied"* | *"not permitted"*) ok "open: refused to another user ($gerr)" ;;
-*) notok "open: refused to another user (got '$gerr')" ;;
-esac
-kill -9 $pid
-wait $pid 2>/dev/null
+# --- who may open: perm.c against PTRACE_ATTACH ---
+if want perm; then
+perm=$(cd "$bindir" && pwd)/perm
+if [ ! -x "$perm" ]; then
+	notok "perm: the program is built ($perm is missing)"
+else
+	timeout -s KILL 300 "$perm" >perm.out 2>&1
+	st=$?
+	while IFS='	' read -r verdict msg; do
+		case $verdict in
+		PASS) ok "$msg" ;;
+		*) notok "$msg" ;;
+		esac
+	done <perm.out
+	[ $st = 0 ]
+	check $? "perm: the matrix ran to its end (exit status $st)"
+fi
 fi
 
 # --- exec ends the session ---
