@@ -104,6 +104,11 @@ def main():
         packet('qXfer:features:read:target.xml:ffffffff,ffffffff'),
         packet('qXfer:features:read:target.xml:0'), packet('qXfer:auxv:read::,'),
         packet('qXfer:auxv:read::0,0'), packet('qXfer:other:read::0,10'),
+        packet('qXfer:threads:read::10,10'), packet('qXfer:threads:read::0,fff'),
+        packet('qXfer:threads:read::ffffffff,1'), packet('qXfer:threads:read::0,'),
+        packet('QPassSignals:'), packet('QPassSignals:zz'), packet('QPassSignals:1e;'),
+        packet('QPassSignals:' + 'f' * 20), packet('QPassSignals:1e;;2'),
+        packet('QPassSignals:0;7f;80;ff'),
         packet('vRun;'), packet('vAttach;1'), packet('qsThreadInfo'),
         packet('x' * 5000), packet('q' * 4096), b'$' + b'A' * 9000 + b'#00',
         packet('g', good=False), packet('?', good=False),
@@ -130,6 +135,7 @@ def main():
         else:
             data = packet(rnd.choice(['?', 'g', 'qfThreadInfo', 'qC',
                                       'qXfer:auxv:read::0,40',
+                                      'qXfer:threads:read::0,40',
                                       'm%x,10' % rnd.randrange(1 << 47)]))
         # A resume would let the process run off: gdb's Ctrl-C stops it.
         os.write(fd, data)

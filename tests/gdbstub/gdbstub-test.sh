@@ -6,8 +6,8 @@
 #
 # BINDIR holds 'target' (target.c) and 'perm' (perm.c), built by
 # tests/build-programs.sh; fuzz.py is next to this script.  PART is open,
-# perm, exec, kill, ctrlc, exit, fuzz, strace, bp or all (the default);
-# ':debug' logs gdb's packets ('set debug remote 1') into the
+# perm, exec, kill, ctrlc, exit, pass, fuzz, strace, bp or all (the
+# default); ':debug' logs gdb's packets ('set debug remote 1') into the
 # transcripts.
 #
 # The oracle of every gdb transcript is the same gdb commands through
@@ -29,6 +29,8 @@
 #             next, stepi, continue, kill;
 #   ctrlc   : gdb's Ctrl-C (SIGINT to gdb) stops the running process;
 #   exit    : continue to a normal exit (W), 'signal SIGTERM' (C, X);
+#   pass    : a SIGUSR1 stop and its $_siginfo; 'handle SIGUSR1 nostop
+#             noprint pass' (QPassSignals);
 #   fuzz    : fuzz.py's malformed and random input, three seeds;
 #   strace  : the kill session ending in detach while 'strace -f -p PID'
 #             traces the process, which then exits normally, and strace
@@ -161,21 +163,21 @@ show() { # NAME FILE
 #  - gdb's "get_tty_state failed" / "set_tty_state failed": gdb opens a
 #    file as a serial line and its terminal ioctls fail (ENOTTY), as
 #    Documentation/trace/utrace-gdb.rst says;
-#  - thread names ('Thread 3 "target"'): gdbserver sends them in
-#    qXfer:threads:read, which the stub does not implement yet;
 #  - "(process PID)" against "(Remote target)": gdbserver speaks the
 #    multiprocess extensions, so gdb knows its pid; the stub does not;
-#  - the argument of tick() at its first instruction ('break *tick'),
-#    before the function stored it: stack garbage, different in every run;
+#  - the argument of tick() at its first instruction ('break *tick', the
+#    line of its '{'), before the function stored it: stack garbage,
+#    different in every run;
 #  - gdbserver's own messages go to gdbserver.err, not into the transcript;
 #  - runs of spaces (the column padding of 'info threads').
+tick_line=$(($(grep -n '^__attribute__((noinline)) int tick' "$dir/target.c" | cut -d: -f1) + 1))
 normalise() {
 	sed -e '/^[gs]et_tty_state failed: Inappropriate ioctl for device$/d' \
 	    -e 's/0x[0-9a-f]\{1,16\}/ADDR/g' \
-	    -e 's/Thread [0-9.]*\( "[^"]*"\)\{0,1\}/Thread TID/g' \
+	    -e 's/Thread [0-9.]*/Thread TID/g' \
 	    -e 's/LWP [0-9]*/LWP TID/g' \
 	    -e 's/(process [0-9]*)/(Remote target)/g' \
-	    -e 's/tick (n=-\{0,1\}[0-9]*) at target.c:21$/tick (n=N) at target.c:21/' \
+	    -e "s/tick (n=-\\{0,1\\}[0-9]*) at target.c:$tick_line\$/tick (n=N) at target.c:$tick_line/" \
 	    -e 's/  */ /g' \
 	    "$1"
 }
@@ -365,6 +367,38 @@ short() { # OUT SERVER COMMANDS...
 if want exit; then
 both gdb-exit 0 short -ex 'continue'
 both gdb-signal 143 short -ex 'signal SIGTERM'
+fi
+
+# --- a signal stop and its siginfo ($_siginfo, qXfer:siginfo:read) ---
+# The target raises SIGUSR1 once (tgkill: si_code SI_TKILL, -6); gdb
+# stops there, prints the siginfo's fields, and the handler runs after.
+if want pass; then
+# shellcheck disable=SC2016 # $_siginfo is gdb's
+both gdb-siginfo 0 short -ex 'set var sigs = 1' -ex 'continue' \
+	-ex 'print $_siginfo.si_signo' -ex 'print $_siginfo.si_code' \
+	-ex 'print $_siginfo.si_errno' -ex 'continue'
+fi
+
+# --- signals gdb passes without a stop (QPassSignals) ---
+# 'handle SIGUSR1 nostop noprint pass', then the target raises SIGUSR1
+# three times (its handler counts them, the exit status says so).  gdb
+# hands the list to a server that offers QPassSignals: the stub then
+# delivers them without a stop reply (its packet log has no T1e, gdb's
+# number of SIGUSR1), and the transcript is gdbserver's.
+if want pass; then
+both gdb-pass 0 short -ex 'handle SIGUSR1 nostop noprint pass' \
+	-ex 'set var sigs = 3' -ex 'continue'
+start_target
+gdb_run gdb-pass-log.stub stub 120 -ex 'set debug remote 1' \
+	-ex 'handle SIGUSR1 nostop noprint pass' -ex 'set var go = 1' \
+	-ex 'set var sigs = 3' -ex 'continue'
+wait $pid
+st=$?
+show gdb-pass-log.stub gdb-pass-log.stub
+c=$(grep -c 'QPassSignals:' gdb-pass-log.stub)
+s1e=$(grep -c 'T1ethread' gdb-pass-log.stub)
+[ "$st" = 0 ] && [ "$c" -ge 1 ] && [ "$s1e" = 0 ]
+check $? "gdb-pass: the stub passes SIGUSR1 without a stop reply (exit status $st, QPassSignals packets $c, SIGUSR1 stop replies $s1e)"
 fi
 
 # --- bad input: malformed, oversized, truncated and random packets ---
