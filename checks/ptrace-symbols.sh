@@ -30,16 +30,24 @@ rc=0
 has() {
 	grep -Eq " [tT] $2(\.[a-z]+\.[0-9]+)?\$" "$1"
 }
-expect() {
-	local map=$1 want=$2 sym=$3 name=$4
-	if has "$map" "$sym"; then
+# judge FOUND WANT SYMBOL WHERE: SYMBOL was found (1) or not (0) in
+# WHERE; it must be there (WANT present) or not (absent).
+judge() {
+	local found=$1 want=$2 sym=$3 where=$4
+	if [ "$found" = 1 ]; then
 		[ "$want" = present ] && return
-		echo "ptrace-symbols: FAIL: $sym is in the $name kernel; it must not be built there (see kernel/ptrace_utrace.c)"
+		echo "ptrace-symbols: FAIL: $sym is in $where; it must not be built there (see kernel/ptrace_utrace.c)"
 	else
 		[ "$want" = absent ] && return
-		echo "ptrace-symbols: FAIL: $sym is missing from the $name kernel"
+		echo "ptrace-symbols: FAIL: $sym is missing from $where"
 	fi
 	rc=1
+}
+# expect MAP WANT SYMBOL NAME: SYMBOL in the System.map of kernel NAME.
+expect() {
+	local found=0
+	! has "$1" "$3" || found=1
+	judge $found "$2" "$3" "the $4 kernel"
 }
 
 if [ ! -f "$LINUX_DIR/kernel/ptrace_utrace.c" ]; then
@@ -64,17 +72,11 @@ for c in utrace-off utrace-on; do
 	make -s -C "$LINUX_DIR" O="$BUILD/out/$c" kernel/signal.i >/dev/null 2>&1 ||
 		die "ptrace-symbols: cannot preprocess kernel/signal.c for $c (build it first)"
 done
-# expect_src CONFIG WANT SYMBOL: kernel/signal.c defines SYMBOL for CONFIG
-# (WANT present) or does not (absent).
+# expect_src CONFIG WANT SYMBOL: kernel/signal.c defines SYMBOL for CONFIG.
 expect_src() {
-	if defines "$BUILD/out/$1/kernel/signal.i" "$3"; then
-		[ "$2" = present ] && return
-		echo "ptrace-symbols: FAIL: kernel/signal.c defines $3 for $1; it must not be built there"
-	else
-		[ "$2" = absent ] && return
-		echo "ptrace-symbols: FAIL: kernel/signal.c no longer defines $3 for $1"
-	fi
-	rc=1
+	local found=0
+	! defines "$BUILD/out/$1/kernel/signal.i" "$3" || found=1
+	judge $found "$2" "$3" "kernel/signal.c for $1"
 }
 for s in "${legacy_src[@]}"; do
 	expect_src utrace-off present "$s"
