@@ -155,9 +155,13 @@ boot_guest() {
 	local who=$1 c=$2 script=$3 arg=$4 out=$5 st=0 t0
 	mkdir -p "$out"
 	t0=$(date +%s)
+	# The guest prints a program's output when it ends (run-tests.sh):
+	# the silence limit must outlast the longest program timeout of the
+	# run list (gdbstub/gdbstub: 1200 s), or a slow kernel (KASAN) is
+	# killed while a program runs within its own limit.
 	"$TOP/boot/qemu.py" --kernel "$BUILD/out/$c/arch/x86/boot/bzImage" \
 		--script "$script" --args "$arg" \
-		--out "$out" --timeout 2700 --silence 600 || {
+		--out "$out" --timeout 2700 --silence 1300 || {
 		echo "$who: the guest did not finish by itself (see $out/output.log, $out/console.log)" >&2
 		st=1
 	}
