@@ -240,6 +240,16 @@ static void end_target(pid_t pid)
 	waitpid(pid, NULL, 0);
 }
 
+/* One row: both errnos against what is wanted (@why: a difference). */
+static void report(const char *name, int p, int g, int want_ptrace,
+		   int want_gdb, const char *why)
+{
+	result(p == want_ptrace && g == want_gdb,
+	       "perm: %s (PTRACE_ATTACH %s, /proc/PID/gdb %s; want %s, %s%s%s)",
+	       name, ename(p), ename(g), ename(want_ptrace), ename(want_gdb),
+	       why ? "; " : "", why ? why : "");
+}
+
 /* Both tries on @pid as @tracer under @scope, against what is wanted. */
 static void check(const char *name, int scope, const struct creds *tracer,
 		  pid_t pid, int want_ptrace, int want_gdb, const char *why)
@@ -249,10 +259,7 @@ static void check(const char *name, int scope, const struct creds *tracer,
 	set_scope(scope);
 	p = try_as(tracer, TRY_PTRACE, pid);
 	g = try_as(tracer, TRY_GDB, pid);
-	result(p == want_ptrace && g == want_gdb,
-	       "perm: %s (PTRACE_ATTACH %s, /proc/PID/gdb %s; want %s, %s%s%s)",
-	       name, ename(p), ename(g), ename(want_ptrace), ename(want_gdb),
-	       why ? "; " : "", why ? why : "");
+	report(name, p, g, want_ptrace, want_gdb, why);
 }
 
 static void target_case(const char *name, int scope,
@@ -313,25 +320,15 @@ int main(void)
 	check("root, a kernel thread (kthreadd)", 0, &root, 2, EPERM, EPERM,
 	      NULL);
 	set_scope(0);
-	{
-		int p = try_ptrace(getpid()), g = try_gdb(getpid());
-
-		result(p == EPERM && g == EPERM,
-		       "perm: root, its own process (PTRACE_ATTACH %s, /proc/PID/gdb %s; want EPERM, EPERM)",
-		       ename(p), ename(g));
-	}
+	report("root, its own process", try_ptrace(getpid()),
+	       try_gdb(getpid()), EPERM, EPERM, NULL);
 	if (pthread_create(&t, NULL, thread_sleep, NULL))
 		die("pthread_create");
 	while (!thread_tid)
 		usleep(1000);
-	{
-		int p = try_ptrace(thread_tid), g = try_gdb(thread_tid);
-
-		/* /proc/TID is the thread's own view of the process. */
-		result(p == EPERM && g == EPERM,
-		       "perm: root, a thread of its own process (PTRACE_ATTACH %s, /proc/TID/gdb %s; want EPERM, EPERM)",
-		       ename(p), ename(g));
-	}
+	/* Its /proc/TID/gdb: the thread's own view of the process. */
+	report("root, a thread of its own process", try_ptrace(thread_tid),
+	       try_gdb(thread_tid), EPERM, EPERM, NULL);
 
 	/* A zombie: ptrace refuses it (exit_state), and so must the open. */
 	pid = fork();
