@@ -9,8 +9,7 @@
 # coccinelle.sh's, do not see the config.
 . "$(dirname "$0")/lib.sh"
 
-[ $# -ge 2 ] || die "usage: cocci-ours.sh CONFIG FILE... (checks/static.sh runs it)"
-c=$1
+static_args cocci-ours.sh "$@"
 shift
 rc=0
 for f in "$@"; do

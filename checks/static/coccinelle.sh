@@ -17,12 +17,8 @@
 # same: spatch matches each file on its own.
 . "$(dirname "$0")/lib.sh"
 
-[ $# -ge 2 ] || die "usage: coccinelle.sh CONFIG FILE... (checks/static.sh runs it)"
-c=$1
+static_args coccinelle.sh "$@"
 shift
-o=$BUILD/out/$c
-bo=$chk/base-out-$c
-[ -f "$o/.config" ] || die "no $o/.config: run 'make build' first"
 
 mapfile -t cocci_rules < <(grep -L -E '@(script|initialize|finalize):ocaml' -r "$LINUX_DIR/scripts/coccinelle" --include='*.cocci' | LC_ALL=C sort)
 mapfile -t cocci_ocaml < <(grep -l -E '@(script|initialize|finalize):ocaml' -r "$LINUX_DIR/scripts/coccinelle" --include='*.cocci' | LC_ALL=C sort)

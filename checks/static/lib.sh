@@ -110,6 +110,19 @@ base_tree() {
 	fi
 }
 
+# static_args NAME CONFIG FILE...: the arguments every check takes; sets
+# c (the config), o (its build directory) and bo (the base tree's), or
+# dies with NAME's usage.  The caller shifts CONFIG off itself.
+static_args() {
+	local name=$1
+	shift
+	[ $# -ge 2 ] || die "usage: $name CONFIG FILE... (checks/static.sh runs it)"
+	c=$1
+	o=$BUILD/out/$c
+	bo=$chk/base-out-$c
+	[ -f "$o/.config" ] || die "no $o/.config: run 'make build' first"
+}
+
 # base_prepare CONFIG: the base worktree, configured and prepared for
 # CONFIG in $chk/base-out-CONFIG, only when a base finding is not in the
 # cache (a second check finds it prepared).
@@ -119,16 +132,6 @@ base_prepare() {
 	mkdir -p "$bo"
 	if ! cmp -s "$o/.config" "$bo/.config"; then
 		cp "$o/.config" "$bo/.config"
-		# An option that only a new symbol selects does not survive
-		# olddefconfig in the base tree.  CONFIG_UPROBES (selected by
-		# utrace-gdb's CONFIG_UTRACE_GDB) has one other selector in
-		# base, CONFIG_UPROBE_EVENTS under CONFIG_FTRACE: without it
-		# base's kernel/events/uprobes.c and its headers would be
-		# checked in another configuration than head's, and differ by
-		# that alone.
-		if grep -qx 'CONFIG_UPROBES=y' "$o/.config"; then
-			printf 'CONFIG_FTRACE=y\nCONFIG_UPROBE_EVENTS=y\n' >>"$bo/.config"
-		fi
 		make -s -C "$basesrc" O="$bo" CC="$cc" olddefconfig >/dev/null
 		make -s -C "$basesrc" O="$bo" CC="$cc" -j"$(nproc)" prepare >/dev/null 2>&1 ||
 			die "preparing the base tree for $c failed in $bo"

@@ -5,12 +5,8 @@
 #   checks/static/sparse.sh CONFIG FILE...
 . "$(dirname "$0")/lib.sh"
 
-[ $# -ge 2 ] || die "usage: sparse.sh CONFIG FILE... (checks/static.sh runs it)"
-c=$1
+static_args sparse.sh "$@"
 shift
-o=$BUILD/out/$c
-bo=$chk/base-out-$c
-[ -f "$o/.config" ] || die "no $o/.config: run 'make build' first"
 
 # run_sparse SRC O FILE: sparse findings for one object (C=2 forces the check).
 # shellcheck disable=SC2317 # called through reuse and store
