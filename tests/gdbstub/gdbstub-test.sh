@@ -6,7 +6,7 @@
 #
 # BINDIR holds 'target' (target.c) and 'perm' (perm.c), built by
 # tests/build-programs.sh; fuzz.py is next to this script.  PART is open,
-# perm, exec, kill, ctrlc, exit, pass, fuzz, strace, bp or all (the
+# perm, exec, kill, ctrlc, exit, pass, avx, fuzz, strace, bp or all (the
 # default); ':debug' logs gdb's packets ('set debug remote 1') into the
 # transcripts.
 #
@@ -24,6 +24,7 @@
 #   perm    : perm.c's matrix: opening is refused to whom PTRACE_ATTACH
 #             refuses, with its errno (credentials, dumpable, YAMA's
 #             ptrace_scope, kernel threads, own process, zombies);
+#             a set-user-ID exec gains nothing under a user's tracer;
 #   exec    : an exec ends the session (end of file, EIO, runs free);
 #   kill    : threads, a breakpoint, memory write, registers, print, bt,
 #             next, stepi, continue, kill;
@@ -31,6 +32,8 @@
 #   exit    : continue to a normal exit (W), 'signal SIGTERM' (C, X);
 #   pass    : a SIGUSR1 stop and its $_siginfo; 'handle SIGUSR1 nostop
 #             noprint pass' (QPassSignals);
+#   avx     : ymm0 and ymm1 read where vec_test() loaded them, ymm1
+#             written, and what the program stores after it;
 #   fuzz    : fuzz.py's malformed and random input, three seeds;
 #   strace  : the kill session ending in detach while 'strace -f -p PID'
 #             traces the process, which then exits normally, and strace
@@ -399,6 +402,25 @@ c=$(grep -c 'QPassSignals:' gdb-pass-log.stub)
 s1e=$(grep -c 'T1ethread' gdb-pass-log.stub)
 [ "$st" = 0 ] && [ "$c" -ge 1 ] && [ "$s1e" = 0 ]
 check $? "gdb-pass: the stub passes SIGUSR1 without a stop reply (exit status $st, QPassSignals packets $c, SIGUSR1 stop replies $s1e)"
+fi
+
+# --- vector registers: the ymm registers of AVX (the XSAVE regset) ---
+# vec_test() loads {1..8} into ymm0 and {-1..-8} into ymm1 and stops at
+# vec_here; gdb sets ymm1's last element to 99 and the program stores
+# ymm1 into vec_out.  Besides the comparison, the stub's transcript must
+# show those values (an error in both servers would compare equal).
+if want avx; then
+# shellcheck disable=SC2016 # $ymm0 etc. are gdb's
+both gdb-avx 0 short -ex 'set var vecs = 1' -ex 'break *vec_here' \
+	-ex 'break vec_done' -ex 'continue' -ex 'print $ymm0.v8_int32' \
+	-ex 'print $ymm1.v8_int32' -ex 'print $xmm0.v4_int32' \
+	-ex 'info registers ymm1' -ex 'set var $ymm1.v8_int32[7] = 99' \
+	-ex 'print $ymm1.v8_int32' -ex 'continue' -ex 'print vec_out' \
+	-ex 'continue'
+r0=$(grep -c '^\$[0-9]* = {1, 2, 3, 4, 5, 6, 7, 8}$' gdb-avx.stub)
+r1=$(grep -c '^\$[0-9]* = {-1, -2, -3, -4, -5, -6, -7, 99}$' gdb-avx.stub)
+[ "$r0" = 1 ] && [ "$r1" = 2 ]
+check $? "gdb-avx: the stub reads ymm0 and writes ymm1 (lines with ymm0's values $r0 of 1, with the written ymm1 $r1 of 2)"
 fi
 
 # --- bad input: malformed, oversized, truncated and random packets ---

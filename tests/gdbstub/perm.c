@@ -7,7 +7,12 @@
  * ptrace's rules (ptrace(2), Documentation/admin-guide/LSM/Yama.rst) give.
  * The few cases where the stub means to differ say why.
  *
+ * Then the rule for an exec that gains privilege: under a tracer that may
+ * not trace the new program (no CAP_SYS_PTRACE), a set-user-ID program
+ * runs without the gain, under ptrace and under the stub alike.
+ *
  *   perm        (as root, in the guest)
+ *   perm euid   (prints its effective uid: the set-user-ID helper)
  *
  * Prints one line per case: "PASS<TAB>message" or "FAIL<TAB>message";
  * tests/gdbstub/gdbstub-test.sh turns them into TAP rows.  Exit status 0
@@ -25,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -283,15 +289,177 @@ static void *thread_sleep(void *arg)
 	return NULL;
 }
 
-int main(void)
+/*
+ * A set-user-ID root copy of this program, in a directory of its own on
+ * /tmp (a tmpfs; the root file system is the host's, read-only).
+ */
+static char suid_dir[] = "/tmp/perm-suid.XXXXXX";
+static char suid_prog[64];
+
+static void make_suid_copy(void)
+{
+	char buf[65536];
+	ssize_t n;
+	int in, out;
+
+	if (!mkdtemp(suid_dir) || chmod(suid_dir, 0755))
+		die("making a directory for the set-user-ID helper");
+	snprintf(suid_prog, sizeof(suid_prog), "%s/perm", suid_dir);
+	in = open("/proc/self/exe", O_RDONLY);
+	out = open(suid_prog, O_WRONLY | O_CREAT | O_EXCL, 0700);
+	if (in < 0 || out < 0)
+		die("copying the set-user-ID helper");
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n)
+			die("writing the set-user-ID helper");
+	if (n < 0 || close(out) || fchmodat(AT_FDCWD, suid_prog, 04755, 0))
+		die("writing the set-user-ID helper");
+	close(in);
+}
+
+static void remove_suid_copy(void)
+{
+	unlink(suid_prog);
+	rmdir(suid_dir);
+}
+
+/* Read one packet's reply from the stub ("$...#xx"), skipping acks. */
+static int gdb_read_reply(int fd)
+{
+	int hashes = -1;
+	char c;
+
+	while (read(fd, &c, 1) == 1) {
+		if (hashes < 0 && c == '#')
+			hashes = 0;
+		else if (hashes >= 0 && ++hashes == 2)
+			return write(fd, "+", 1) == 1 ? 0 : -1;
+	}
+	return -1;
+}
+
+enum tracer { NO_TRACER, PTRACER, GDB_STUB };
+
+/*
+ * The tracer of exec_euid(), in a child with credentials @c: attach to
+ * @pid as @how says, say so on @ready, and let @pid run until it exits
+ * (ptrace) or execs (the stub ends the session: end of file).
+ */
+static void trace_exec(const struct creds *c, enum tracer how, pid_t pid,
+		       int ready)
+{
+	char path[64], x;
+	int status, fd;
+
+	become(c);
+	alarm(60);
+	if (how == PTRACER) {
+		if (ptrace(PTRACE_ATTACH, pid, 0, 0) ||
+		    waitpid(pid, &status, __WALL) != pid ||
+		    ptrace(PTRACE_CONT, pid, 0, 0) || write(ready, "a", 1) != 1)
+			_exit(1);
+		/* The exec's SIGTRAP and the stop signals are not passed. */
+		while (waitpid(pid, &status, __WALL) == pid &&
+		       WIFSTOPPED(status))
+			ptrace(PTRACE_CONT, pid, 0, 0);
+		_exit(0);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/gdb", pid);
+	fd = open(path, O_RDWR);
+	if (fd < 0 || write(fd, "$?#3f", 5) != 5 || gdb_read_reply(fd) ||
+	    write(fd, "$c#63", 5) != 5 || write(ready, "a", 1) != 1)
+		_exit(1);
+	while (read(fd, &x, 1) == 1)
+		;
+	_exit(0);
+}
+
+/*
+ * A process of user 1000 execs the set-user-ID root helper, traced as
+ * @how by a tracer with credentials @c: the helper's effective uid, or
+ * -1 if it did not say.
+ */
+static int exec_euid(const struct creds *c, enum tracer how)
+{
+	int ready[2], go[2], out[2], att[2], euid = -1, status;
+	pid_t pid, tracer = 0;
+	char x, line[32];
+	ssize_t n;
+
+	if (pipe(ready) || pipe(go) || pipe(out) || pipe(att))
+		die("pipe");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		become(&user1000);
+		alarm(60);
+		if (write(ready[1], "r", 1) != 1 || read(go[0], &x, 1) != 1)
+			_exit(1);
+		dup2(out[1], 1);
+		execl(suid_prog, suid_prog, "euid", (char *)NULL);
+		_exit(127);
+	}
+	close(out[1]);
+	if (read(ready[0], &x, 1) != 1)
+		die("exec target start");
+	if (how != NO_TRACER) {
+		tracer = fork();
+		if (tracer < 0)
+			die("fork");
+		if (!tracer)
+			trace_exec(c, how, pid, att[1]);
+	}
+	/* End of file if the tracer exits without attaching. */
+	close(att[1]);
+	if (how != NO_TRACER && read(att[0], &x, 1) != 1)
+		result(0, "perm: setuid exec: the tracer attaches (%s)",
+		       how == PTRACER ? "PTRACE_ATTACH" : "/proc/PID/gdb");
+	if (write(go[1], "g", 1) != 1)
+		die("exec target go");
+	n = read(out[0], line, sizeof(line) - 1);
+	if (n > 0) {
+		line[n] = 0;
+		euid = atoi(line);
+	}
+	waitpid(pid, &status, 0);
+	if (tracer)
+		waitpid(tracer, &status, 0);
+	close(ready[0]);
+	close(ready[1]);
+	close(go[0]);
+	close(go[1]);
+	close(out[0]);
+	close(att[0]);
+	return euid;
+}
+
+/* Both tracers' view of the exec against the effective uid wanted. */
+static void exec_case(const char *name, const struct creds *c, int want)
+{
+	int p = exec_euid(c, PTRACER), g = exec_euid(c, GDB_STUB);
+
+	result(p == want && g == want,
+	       "perm: setuid exec, %s (euid under PTRACE_ATTACH %d, under /proc/PID/gdb %d; want %d)",
+	       name, p, g, want);
+}
+
+int main(int argc, char **argv)
 {
 	const struct creds user1001 = { 1001, 1001, 0 };
 	const struct creds user1000_gid1001 = { 1000, 1001, 0 };
 	const struct creds root_no_ptrace = { 0, 0, 1 };
-	int scope0 = get_scope(), status;
+	int scope0, status, euid;
 	pid_t pid, tracer;
 	pthread_t t;
 	int fd;
+
+	/* The set-user-ID helper. */
+	if (argc > 1 && !strcmp(argv[1], "euid")) {
+		printf("%u\n", geteuid());
+		return 0;
+	}
+	scope0 = get_scope();
 
 	/* Credentials, without YAMA's restrictions (ptrace_scope 0). */
 	target_case("root, another user's process", 0, &root, &user1000, 1, 0);
@@ -395,6 +563,17 @@ int main(void)
 	      EBUSY, "one session per process; ptrace works beside it");
 	close(fd);
 	end_target(pid);
+
+	/* An exec that gains privilege, under tracers that may or may not. */
+	set_scope(0);
+	make_suid_copy();
+	euid = exec_euid(&root, NO_TRACER);
+	result(euid == 0,
+	       "perm: setuid exec, untraced (euid %d; want 0: the helper is set-user-ID root)",
+	       euid);
+	exec_case("a user's tracer", &user1000, 1000);
+	exec_case("root's tracer", &root, 0);
+	remove_suid_copy();
 
 	set_scope(scope0);
 	return failures ? 1 : 0;
