@@ -290,13 +290,40 @@ cpu_ticks() {
 	set -- $(cut -d' ' -f14,15 "/proc/$1/stat" 2>/dev/null) 0 0
 	echo $(($1 + $2))
 }
-gdb_hits() {
-	spin=$((60 * $(getconf CLK_TCK)))
-	for try in 1 2 3; do
+# gdb_start N HOW: gdb in the background (its pid in g) on a program
+# making N breakpoint hits.  HOW ptrace: gdb runs the program; stub: the
+# program runs first, gdb attaches through /proc/PID/gdb (once it runs
+# bench, not the shell's child before its exec) and sets bp_go, which the
+# program waits for.
+gdb_start() {
+	if [ "$2" = stub ]; then
+		$B breakpoint-attach "$1" >/tmp/gdb-prog.out 2>&1 &
+		prog=$!
+		i=0
+		until [ "$(readlink /proc/$prog/exe)" = "$B" ] || [ $i -ge 100 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		taskset 3 gdb -batch -nx -iex 'set debuginfod enabled off' \
+			-ex "target extended-remote /proc/$prog/gdb" \
+			-ex 'break bp_hit' -ex 'ignore 1 1000000000' \
+			-ex 'set var *(int *)&bp_go = 1' -ex continue \
+			-ex 'info breakpoints' $B >/tmp/gdb.out 2>&1 &
+	else
+		prog=
+		: >/tmp/gdb-prog.out
 		taskset 3 gdb -batch -nx -iex 'set debuginfod enabled off' \
 			-ex 'break bp_hit' -ex 'ignore 1 1000000000' -ex run \
 			-ex 'info breakpoints' --args $B breakpoint "$1" >/tmp/gdb.out 2>&1 &
-		g=$!
+	fi
+	g=$!
+}
+# gdb_hits N HOW: gdb_start, judged and retried as above; prints the
+# program's and gdb's output.
+gdb_hits() {
+	spin=$((60 * $(getconf CLK_TCK)))
+	for try in 1 2 3; do
+		gdb_start "$1" "$2"
 		while [ -e /proc/$g ] && ! grep -q '^State:.Z' /proc/$g/status 2>/dev/null &&
 			[ "$(cpu_ticks $g)" -lt $spin ]; do
 			sleep 1
@@ -304,15 +331,16 @@ gdb_hits() {
 		if ! [ "$(cpu_ticks $g)" -ge $spin ]; then
 			wait $g
 			st=$?
-			cat /tmp/gdb.out
+			[ -z "$prog" ] || wait $prog || st=$?
+			cat /tmp/gdb-prog.out /tmp/gdb.out
 			return $st
 		fi
 		echo "gdb attempt $try used 60 s of CPU without finishing; the processes:"
 		ps_dump
-		kill -KILL $g
-		wait $g
-		cat /tmp/gdb.out
-		if grep -q '^result ' /tmp/gdb.out && grep -q "already hit $1 time" /tmp/gdb.out; then
+		kill -KILL $g $prog
+		wait $g $prog
+		cat /tmp/gdb-prog.out /tmp/gdb.out
+		if grep -q '^result ' /tmp/gdb-prog.out /tmp/gdb.out && grep -q "already hit $1 time" /tmp/gdb.out; then
 			echo "(the program and gdb's report were complete: the number stands)"
 			return 0
 		fi
@@ -324,11 +352,20 @@ if command -v gdb >/dev/null; then
 	hits=$(n 1000)
 	# The row's own watchdog is in guest time (see above): generous, so
 	# that it only ends a gdb that sleeps for good.
-	run gdb-breakpoint 3600 gdb_hits "$hits"
+	run gdb-breakpoint 3600 gdb_hits "$hits" ptrace
 	grep -q "already hit $hits time" /tmp/out || grep -q '^gdb did not finish' /tmp/out ||
 		echo "fail gdb-breakpoint gdb did not report $hits breakpoint hits"
+	# The same hits with gdb attached through the stub (utrace-gdb).
+	if [ -e /proc/self/gdb ]; then
+		run gdb-breakpoint-stub 3600 gdb_hits "$hits" stub
+		grep -q "already hit $hits time" /tmp/out || grep -q '^gdb did not finish' /tmp/out ||
+			echo "fail gdb-breakpoint-stub gdb did not report $hits breakpoint hits"
+	else
+		echo "na gdb-breakpoint-stub us/hit this kernel has no /proc/PID/gdb (CONFIG_UTRACE_GDB)"
+	fi
 else
 	echo "notmeasured gdb-breakpoint us/hit gdb is not installed (make deps)"
+	echo "notmeasured gdb-breakpoint-stub us/hit gdb is not installed (make deps)"
 fi
 
 echo "# bench: done"

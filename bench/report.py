@@ -35,6 +35,7 @@ GROUPS = [
                                        'rseq-switch'), 1.005),
     ('ptrace', ('ptrace-syscall', 'singlestep', 'attach-detach', 'peekdata',
                 'process-vm-readv', 'tracefork', 'strace-f', 'gdb-breakpoint'), 1.02),
+    ('gdb through /proc/PID/gdb (needs utrace-gdb)', ('gdb-breakpoint-stub',), None),
     ('counting every syscall of a workload', ('syscount-untraced', 'syscount-strace-c',
                                                'syscount-utrace-engine'), None),
     ('scale (needs utrace)', ('engines-0-per-event', 'engines-1-per-event', 'engines-2-per-event',
@@ -143,6 +144,20 @@ def counting_lines(rows, kernels):
                 parts.append(f'{what} {v / base:.3f}')
         if parts:
             out.append(f"counting every syscall, x untraced ({k}): {', '.join(parts)}")
+    return out
+
+
+def stub_lines(rows, kernels):
+    """The derived "gdb stub" line: a breakpoint hit through the stub
+    against one through ptrace, on each kernel that has both."""
+    vals = {r['name']: r for r in rows}
+    out = []
+    for k in kernels:
+        ptrace = vals.get('gdb-breakpoint', {}).get(k)
+        stub = vals.get('gdb-breakpoint-stub', {}).get(k)
+        if isinstance(ptrace, float) and isinstance(stub, float) and ptrace:
+            out.append(f'gdb breakpoint hit, through /proc/PID/gdb / through ptrace ({k}): '
+                       f'{stub / ptrace:.3f}')
     return out
 
 
@@ -415,7 +430,8 @@ def main(argv):
         ap.exit(2, f'report.py: cannot write {e.filename}: {e.strerror or e}\n')
 
     print(table(rows, kernels, full))
-    for line in slope_lines(rows, kernels, full) + counting_lines(rows, kernels):
+    for line in (slope_lines(rows, kernels, full) + counting_lines(rows, kernels) +
+                 stub_lines(rows, kernels)):
         print(line)
     for k in KERNELS:
         # No base column is not news: only make bench builds it.

@@ -767,6 +767,22 @@ static void b_breakpoint(long n)
 	result("us/hit", now_ns() - t, n);
 }
 
+/*
+ * The same for a gdb that attaches to the running program (through
+ * /proc/PID/gdb): the loop starts once gdb has set bp_go.
+ */
+volatile int bp_go;
+
+static void b_breakpoint_attach(long n)
+{
+	for (int i = 0; !bp_go; i++) {
+		if (i == 120000)
+			die("gdb did not set bp_go within 120 s");
+		usleep(1000);
+	}
+	b_breakpoint(n);
+}
+
 /* ---- scale: utrace engines, through the test module ---- */
 
 #if HAVE_TEST_UTRACE
@@ -1031,6 +1047,7 @@ int main(int argc, char **argv)
 		{ "vm-readv", b_vm_readv },
 		{ "tracefork", b_tracefork },
 		{ "breakpoint", b_breakpoint },
+		{ "breakpoint-attach", b_breakpoint_attach },
 	};
 	long n;
 

@@ -243,6 +243,14 @@ class TestScale(unittest.TestCase):
     run_report = TestReport.run_report
 
 
+class TestStub(unittest.TestCase):
+    def test_stub_against_ptrace_where_both_ran(self):
+        rows = [{'name': 'gdb-breakpoint', 'off': 50.0, 'on': 51.0},
+                {'name': 'gdb-breakpoint-stub', 'off': 'na', 'on': 25.5}]
+        self.assertEqual(rep.stub_lines(rows, ['off', 'on']), [
+            'gdb breakpoint hit, through /proc/PID/gdb / through ptrace (on): 0.500'])
+
+
 class TestCounting(unittest.TestCase):
     def test_ratios_against_untraced_on_each_kernel(self):
         rows = [{'name': 'syscount-untraced', 'off': 10.0, 'on': 12.5},
