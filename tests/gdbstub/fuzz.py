@@ -79,14 +79,47 @@ def breakpoints(fd, pid):
     return None
 
 
+def watchpoints(fd, pid):
+    """Z2/Z4 on the program's data: at most four, aligned, user space."""
+    data = None
+    with open('/proc/%d/maps' % pid) as maps:
+        for line in maps:
+            f = line.split()
+            if f[1] == 'rw-p' and len(f) > 5 and f[5].endswith('/target'):
+                data = int(f[0].split('-')[0], 16)
+                break
+    if data is None:
+        return 'no data mapping'
+    d = [data + 8 * i for i in range(5)]
+    for body, want in [('Z2,%x,4' % d[0], 'OK'), ('Z2,%x,4' % d[0], 'OK'),
+                       ('Z4,%x,8' % d[1], 'OK'), ('Z2,%x,1' % d[2], 'OK'),
+                       ('Z2,%x,2' % d[3], 'OK'), ('Z2,%x,4' % d[4], 'E1c'),
+                       ('z2,%x,4' % d[4], 'E02'), ('z4,%x,4' % d[1], 'E02'),
+                       ('z4,%x,8' % d[1], 'OK'), ('z2,%x,1' % d[2], 'OK'),
+                       ('z2,%x,2' % d[3], 'OK'),
+                       ('Z3,%x,4' % d[0], ''), ('Z2,%x,3' % d[1], 'E16'),
+                       ('Z2,%x,4' % (d[1] + 1), 'E16'), ('Z2,0,4', 'E16'),
+                       ('Z2,ffffffffffff0000,8', 'E16'), ('Z2,%x' % d[1], 'E16'),
+                       ('Z4,%x,8,1' % d[1], 'E16')]:
+        got = exchange(fd, body)
+        if got != want:
+            return '%s: got %r, want %r' % (body, got, want)
+    return None
+
+
 def main():
     pid, seed, rounds = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
     rnd = random.Random(seed)
     fd = os.open('/proc/%d/gdb' % pid, os.O_RDWR)
-    # Two breakpoints stay in: closing the file must remove them.
+    # Two breakpoints and a watchpoint stay in: closing the file must
+    # remove them.
     err = breakpoints(fd, pid)
     if err:
         print('# fuzz: breakpoints: ' + err)
+        return 1
+    err = watchpoints(fd, pid)
+    if err:
+        print('# fuzz: watchpoints: ' + err)
         return 1
     fixed = [
         packet('qSupported'), packet('?'), packet('g'), packet('QStartNoAckMode'),
@@ -109,6 +142,7 @@ def main():
         packet('QPassSignals:'), packet('QPassSignals:zz'), packet('QPassSignals:1e;'),
         packet('QPassSignals:' + 'f' * 20), packet('QPassSignals:1e;;2'),
         packet('QPassSignals:0;7f;80;ff'),
+        packet('Z2,1000,8'), packet('Z4,' + 'f' * 20 + ',4'), packet('z2,1000,8'),
         packet('vRun;'), packet('vAttach;1'), packet('qsThreadInfo'),
         packet('x' * 5000), packet('q' * 4096), b'$' + b'A' * 9000 + b'#00',
         packet('g', good=False), packet('?', good=False),

@@ -6,7 +6,8 @@
 #
 # BINDIR holds 'target' (target.c) and 'perm' (perm.c), built by
 # tests/build-programs.sh; fuzz.py is next to this script.  PART is open,
-# perm, exec, kill, ctrlc, exit, pass, avx, fuzz, strace, bp or all (the
+# perm, exec, kill, ctrlc, exit, pass, avx, fuzz, strace, bp, watch or
+# all (the
 # default); ':debug' logs gdb's packets ('set debug remote 1') into the
 # transcripts.
 #
@@ -42,7 +43,10 @@
 #             original bytes read through the inserted breakpoint, stepi
 #             runs the instruction once, next, a Z0 on data refused),
 #             delete, continue to the exit; alone, then while
-#             'strace -f -p PID' traces the process (no SIGTRAP there).
+#             'strace -f -p PID' traces the process (no SIGTRAP there);
+#   watch   : 'watch counter' (Z2) set before the thread that writes it
+#             first exists, two hits with their old and new values,
+#             delete, continue to the exit; alone, then under strace.
 #
 # Prints TAP; each transcript is printed between BEGIN/END lines, raw.
 # Exit status 0 when everything passed, 4 (skip) on a kernel without
@@ -536,6 +540,41 @@ check $? "gdb-bp-strace: the target exited with 0 (status $st)"
 [ $sst = 0 ] && grep -q "+++ exited with 0 +++" strace.out
 check $? "gdb-bp-strace: strace exited normally and saw the exit with 0 (status $sst)"
 strace_sees_calls_only gdb-bp-strace
+fi
+
+# --- hardware watchpoints (Z2: perf hw_breakpoint events, no signal) ---
+# Set while only two threads exist: the first write is by the third
+# thread (tick(10)), created later, then by main (tick(1)).  No stepping
+# while the watchpoint is armed (the session needs none): TCG can hang
+# on a write watchpoint combined with a single-step.
+# shellcheck disable=SC2317 # called through both()
+watch_session() { # OUT SERVER
+	gdb_run "$1" "$2" 150 -ex 'watch counter' -ex 'set var go = 1' \
+		-ex 'continue' -ex 'continue' -ex 'delete' -ex 'continue'
+}
+watch_checks() { # NAME TRANSCRIPT
+	v=$(grep -E "^(Old|New) value = " "$2" | tr '\n' ' ')
+	[ "$v" = "Old value = 0 New value = 10 Old value = 10 New value = 11 " ]
+	check $? "$1: two hits, by the new thread and by main, with their values ($v)"
+}
+if want watch; then
+both gdb-watch 0 watch_session
+watch_checks gdb-watch gdb-watch.stub
+
+start_target
+start_strace 180
+watch_session gdb-watch-strace.stub stub
+wait $pid
+st=$?
+wait $spid
+sst=$?
+show gdb-watch-strace.stub gdb-watch-strace.stub
+show watch-strace strace.out
+compare gdb-watch-strace gdb-watch-strace.stub gdb-watch.gdbserver
+watch_checks gdb-watch-strace gdb-watch-strace.stub
+[ $st = 0 ] && [ $sst = 0 ] && grep -q "+++ exited with 0 +++" strace.out
+check $? "gdb-watch-strace: the target and strace exited normally (status $st, strace $sst)"
+strace_sees_calls_only gdb-watch-strace
 fi
 
 finish
