@@ -51,15 +51,19 @@ def exchange(fd, body):
     return None
 
 
-def breakpoints(fd, pid):
-    """Z0 on the program's text: reads show the original bytes."""
-    text = None
+def mapping(pid, perms):
+    """The start of the target program's first mapping with PERMS, or None."""
     with open('/proc/%d/maps' % pid) as maps:
         for line in maps:
             f = line.split()
-            if f[1] == 'r-xp' and len(f) > 5 and f[5].endswith('/target'):
-                text = int(f[0].split('-')[0], 16)
-                break
+            if f[1] == perms and len(f) > 5 and f[5].endswith('/target'):
+                return int(f[0].split('-')[0], 16)
+    return None
+
+
+def breakpoints(fd, pid):
+    """Z0 on the program's text: reads show the original bytes."""
+    text = mapping(pid, 'r-xp')
     if text is None:
         return 'no text mapping'
     before = exchange(fd, 'm%x,8' % text)
@@ -81,13 +85,7 @@ def breakpoints(fd, pid):
 
 def watchpoints(fd, pid):
     """Z2/Z4 on the program's data: at most four, aligned, user space."""
-    data = None
-    with open('/proc/%d/maps' % pid) as maps:
-        for line in maps:
-            f = line.split()
-            if f[1] == 'rw-p' and len(f) > 5 and f[5].endswith('/target'):
-                data = int(f[0].split('-')[0], 16)
-                break
+    data = mapping(pid, 'rw-p')
     if data is None:
         return 'no data mapping'
     d = [data + 8 * i for i in range(5)]

@@ -138,6 +138,31 @@ strace_sees_calls_only() {
 	check $? "$1: strace sees no SIGTRAP ($(grep -c SIGTRAP strace.out) lines)"
 }
 
+# under_strace NAME SESSION CHECKS: the session function SESSION (OUT
+# SERVER) through the stub while 'strace -f -p PID' traces a fresh
+# target; its transcript against gdbserver's run of the same session
+# without strace (NAME.gdbserver, from both()), CHECKS (NAME TRANSCRIPT)
+# on it, a normal exit of the target and of strace, which saw every call
+# and no SIGTRAP.
+under_strace() {
+	start_target
+	start_strace 180
+	"$2" "$1-strace.stub" stub
+	wait $pid
+	st=$?
+	wait $spid
+	sst=$?
+	show "$1-strace.stub" "$1-strace.stub"
+	show "$1-strace" strace.out
+	compare "$1-strace" "$1-strace.stub" "$1.gdbserver"
+	"$3" "$1-strace" "$1-strace.stub"
+	[ $st = 0 ]
+	check $? "$1-strace: the target exited with 0 (status $st)"
+	[ $sst = 0 ] && grep -q "+++ exited with 0 +++" strace.out
+	check $? "$1-strace: strace exited normally and saw the exit with 0 (status $sst)"
+	strace_sees_calls_only "$1-strace"
+}
+
 # states: the one-letter states of the target's threads, sorted.
 states() {
 	for s in /proc/"$pid"/task/*/stat; do
@@ -478,6 +503,7 @@ fi
 # so that the memory read goes through its int3.  $rdi is tick()'s
 # argument at its first instruction: 10 (the late thread), then 1, 2.
 # shellcheck disable=SC2016 # gdb expressions, not expansions
+# shellcheck disable=SC2317 # called through both() and under_strace()
 bp_session() { # OUT SERVER
 	gdb_run "$1" "$2" 150 \
 		-ex 'set breakpoint always-inserted on' \
@@ -524,22 +550,7 @@ grep -q "Cannot insert breakpoint 1" gdb-bpdata.stub &&
 	! grep -q "Cannot insert breakpoint 2" gdb-bpdata.stub
 check $? "gdb-bpdata: Z0 on data is refused, and gdb says so; Z0 on text still works"
 
-start_target
-start_strace 180
-bp_session gdb-bp-strace.stub stub
-wait $pid
-st=$?
-wait $spid
-sst=$?
-show gdb-bp-strace.stub gdb-bp-strace.stub
-show bp-strace strace.out
-compare gdb-bp-strace gdb-bp-strace.stub gdb-bp.gdbserver
-bp_checks gdb-bp-strace gdb-bp-strace.stub
-[ $st = 0 ]
-check $? "gdb-bp-strace: the target exited with 0 (status $st)"
-[ $sst = 0 ] && grep -q "+++ exited with 0 +++" strace.out
-check $? "gdb-bp-strace: strace exited normally and saw the exit with 0 (status $sst)"
-strace_sees_calls_only gdb-bp-strace
+under_strace gdb-bp bp_session bp_checks
 fi
 
 # --- hardware watchpoints (Z2: perf hw_breakpoint events, no signal) ---
@@ -561,20 +572,7 @@ if want watch; then
 both gdb-watch 0 watch_session
 watch_checks gdb-watch gdb-watch.stub
 
-start_target
-start_strace 180
-watch_session gdb-watch-strace.stub stub
-wait $pid
-st=$?
-wait $spid
-sst=$?
-show gdb-watch-strace.stub gdb-watch-strace.stub
-show watch-strace strace.out
-compare gdb-watch-strace gdb-watch-strace.stub gdb-watch.gdbserver
-watch_checks gdb-watch-strace gdb-watch-strace.stub
-[ $st = 0 ] && [ $sst = 0 ] && grep -q "+++ exited with 0 +++" strace.out
-check $? "gdb-watch-strace: the target and strace exited normally (status $st, strace $sst)"
-strace_sees_calls_only gdb-watch-strace
+under_strace gdb-watch watch_session watch_checks
 fi
 
 finish
