@@ -95,6 +95,14 @@ for f in "$res"/*.counts; do
 	passed=$((passed + p)) failed=$((failed + fl)) skipped=$((skipped + s))
 done
 [ $rc -eq 0 ] || [ $failed -gt 0 ] || failed=1 # a stage failed without counting
+# The rows that failed, by name, last: CI shows the tail of this output.
+for t in compare debug; do
+	[ -f "$res/$t.tsv" ] || continue
+	"$TOP/tests/verdicts.py" failing "$res/$t.tsv" >"$res/$t.failing" || continue
+	[ -s "$res/$t.failing" ] || continue
+	note "test: failing rows of make $t ($(wc -l <"$res/$t.failing"); all in $res/$t.tsv)"
+	head -n 12 "$res/$t.failing" | cut -c1-160
+done
 note "test: stage times"
 printf '%s\n' "${times[@]}"
 printf '%6d s  total\n' "$(($(date +%s) - start))"

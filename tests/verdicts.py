@@ -39,6 +39,10 @@ In the counts below it is a pass.
                              of a side-by-side TABLE (the .counts files
                              of make test): a row fails when a cell is
                              not GOOD, is skipped when no cell passed
+  verdicts.py failing TABLE  print each failing row of TABLE, one line
+                             'SUITE TEST: WORD WORD ...' (make test ends
+                             with them, so that the tail of a CI log
+                             names what failed)
 """
 import sys
 
@@ -109,9 +113,15 @@ def counts(rows):
     return p, f, s
 
 
+def failing(rows):
+    """The rows (lists of cells: suite, test, words...) that fail."""
+    return [r for r in rows if any(w not in GOOD for w in r[2:])]
+
+
 def main(argv):
-    if len(argv) != 3 or argv[1] != 'counts':
-        print('verdicts.py: usage: verdicts.py counts TABLE (see the file header)', file=sys.stderr)
+    if len(argv) != 3 or argv[1] not in ('counts', 'failing'):
+        print('verdicts.py: usage: verdicts.py counts|failing TABLE (see the file header)',
+              file=sys.stderr)
         return 2
     try:
         with open(argv[2]) as f:
@@ -119,7 +129,12 @@ def main(argv):
     except OSError as e:
         print(f'verdicts.py: cannot read {argv[2]}: {e.strerror or e}', file=sys.stderr)
         return 2
-    print('%d %d %d' % counts(line.split('\t')[2:] for line in lines if line))
+    rows = [line.split('\t') for line in lines if line]
+    if argv[1] == 'failing':
+        for r in failing(rows):
+            print(f"{r[0]} {r[1]}: {' '.join(r[2:])}")
+        return 0
+    print('%d %d %d' % counts(r[2:] for r in rows))
     return 0
 
 

@@ -59,8 +59,21 @@ class TestCounts(unittest.TestCase):
                                 'counts', p], capture_output=True, text=True)
         self.assertEqual((r.returncode, r.stdout, r.stderr), (0, '3 3 2\n', ''))
 
+    def test_failing_rows_by_name(self):
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, 'compare.tsv')
+            with open(p, 'w') as f:
+                f.write('suite\ttest\tutrace-off\tutrace-on\n')
+                for i, r in enumerate(self.ROWS):
+                    f.write('\t'.join(['s', f't{i}'] + r) + '\n')
+            r = subprocess.run([sys.executable, os.path.join(TOP, 'tests', 'verdicts.py'),
+                                'failing', p], capture_output=True, text=True)
+        self.assertEqual((r.returncode, r.stdout, r.stderr),
+                         (0, 's t3: pass fail\ns t4: missing pass\ns t5: xpass xpass\n', ''))
+
     def test_bad_input_is_one_line(self):
-        for args in ([], ['counts'], ['counts', '/nonexistent/compare.tsv']):
+        for args in ([], ['counts'], ['failing'], ['counts', '/nonexistent/compare.tsv'],
+                     ['failing', '/nonexistent/compare.tsv']):
             r = subprocess.run([sys.executable, os.path.join(TOP, 'tests', 'verdicts.py'), *args],
                                capture_output=True, text=True)
             self.assertEqual(r.returncode, 2)
