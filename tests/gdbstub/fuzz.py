@@ -2,6 +2,7 @@
 """Feed /proc/PID/gdb malformed, oversized and random input (bounded).
 
   fuzz.py PID SEED ROUNDS
+  fuzz.py PID cond TICK GO    (the symbols' values in the program, hex)
 
 Every write must be taken or fail with an errno, every reply must be a
 well-formed packet or ack, nothing may hang (select() timeouts), and the
@@ -105,7 +106,101 @@ def watchpoints(fd, pid):
     return None
 
 
+def ax(*ops):
+    """One condition's X part: agent expression bytes, in hex."""
+    code = bytes(ops)
+    return 'X%x,%s' % (len(code), code.hex())
+
+
+def conditions_checked(fd, at):
+    """Z0's checks of condition bytecode (EINVAL is E16)."""
+    for cond, want in [(';' + ax(0x22, 1, 0x27), 'OK'),       # const8 1; end
+                       (';' + ax(0x22, 1, 0x27) * 2, 'OK'),   # two, no ';'
+                       (';' + ax(0x22, 1, 0x27) + ';' + ax(0x22, 0, 0x27), 'OK'),
+                       (';' + ax(0x01, 0x27), 'E16'),          # float
+                       (';' + ax(0x0c, 0x27), 'E16'),          # trace
+                       (';' + ax(0x2c, 0, 0, 0x27), 'E16'),    # getv
+                       (';' + ax(0x34, 0x27), 'E16'),          # printf
+                       (';' + ax(0xff), 'E16'),                # no such opcode
+                       (';' + ax(0x25, 1), 'E16'),             # const64 cut short
+                       (';' + ax(0x20, 0, 0x10, 0x27), 'E16'),  # if_goto past the end
+                       (';' + ax(0x22, 1, 0x21, 0, 1, 0x27), 'E16'),  # into an operand
+                       (';' + ax(0x22, 1, 0x16, 0, 0x27), 'E16'),     # ext 0
+                       (';' + ax(0x22, 1, 0x2a, 65, 0x27), 'E16'),    # zero_ext 65
+                       (';X10,2227', 'E16'), (';X0,', 'E16'), (';X1,zz', 'E16'),
+                       (';X1', 'E16'), (';Y1,27', 'E16'), (';', 'E16'),
+                       ('X1,27', 'E16'), (';' + ax(0x27) * 9, 'E16')]:
+        got = exchange(fd, 'Z0,%x,1%s' % (at, cond))
+        if got != want:
+            return 'Z0 with %r: got %r, want %r' % (cond, got, want)
+    got = exchange(fd, 'z0,%x,1;' % at + ax(0x27))
+    if got != 'E16':
+        return 'z0 with a condition: got %r, want E16' % got
+    got = exchange(fd, 'z0,%x,1' % at)
+    if got != 'OK':
+        return 'z0: got %r, want OK' % got
+    return None
+
+
+def load_base(pid):
+    """What the program's symbols are relative to: 0 unless PIE."""
+    with open('/proc/%d/exe' % pid, 'rb') as exe:
+        e_type = int.from_bytes(exe.read(18)[16:18], 'little')
+    if e_type != 3:     # ET_DYN
+        return 0
+    with open('/proc/%d/maps' % pid) as maps:
+        for line in maps:
+            f = line.split()
+            if f[2] == '00000000' and len(f) > 5 and f[5].endswith('/target'):
+                return int(f[0].split('-')[0], 16)
+    raise SystemExit('# fuzz: cond: no mapping of the program at offset 0')
+
+
+def conditions(pid, tick, go):
+    """Conditions evaluated in the target: tick() runs four times once go
+    is set.  An evaluation that fails stops it (an endless loop, a stack
+    overflow, a read that faults); false conditions let it run to its
+    exit."""
+    base = load_base(pid)
+    tick += base
+    go += base
+    fd = os.open('/proc/%d/gdb' % pid, os.O_RDWR)
+    err = conditions_checked(fd, tick)
+    if err:
+        return err
+    const64 = lambda v: [0x25] + list(v.to_bytes(8, 'big'))
+    hits = [('an endless loop', ax(0x21, 0, 0)),                      # goto 0
+            ('a stack overflow', ax(*([0x22, 1] * 33 + [0x27]))),
+            ('a read that faults', ax(*(const64(8) + [0x19, 0x27])))]  # ref32
+    if exchange(fd, 'M%x,4:01000000' % go) != 'OK':
+        return 'cannot set go'
+    for what, cond in hits:
+        if exchange(fd, 'Z0,%x,1;%s' % (tick, cond)) != 'OK':
+            return 'Z0 with %s refused' % what
+        got = exchange(fd, 'c')
+        if not got or not got.startswith('T05') or 'swbreak' not in got:
+            return 'a condition with %s: got %r, want a breakpoint stop' % (what, got)
+    # Three false ones: a constant, $rip == tick, go == 2.
+    false = [ax(0x22, 0, 0x27),
+             ax(*([0x26, 0, 16] + const64(tick) + [0x13, 0x0e, 0x27])),
+             ax(*(const64(go) + [0x19, 0x22, 2, 0x13, 0x27]))]
+    if exchange(fd, 'Z0,%x,1;%s' % (tick, ''.join(false))) != 'OK':
+        return 'Z0 with three false conditions refused'
+    got = exchange(fd, 'c')
+    if got != 'W00':
+        return 'false conditions: got %r, want W00 (the exit, no stop)' % got
+    os.close(fd)
+    print('# fuzz: cond: 3 failed evaluations stopped, 3 false conditions did not')
+    return None
+
+
 def main():
+    if sys.argv[2] == 'cond':
+        err = conditions(int(sys.argv[1]), int(sys.argv[3], 16), int(sys.argv[4], 16))
+        if err:
+            print('# fuzz: cond: ' + err)
+            return 1
+        return 0
     pid, seed, rounds = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
     rnd = random.Random(seed)
     fd = os.open('/proc/%d/gdb' % pid, os.O_RDWR)

@@ -6,9 +6,8 @@
 #
 # BINDIR holds 'target' (target.c) and 'perm' (perm.c), built by
 # tests/build-programs.sh; fuzz.py is next to this script.  PART is open,
-# perm, exec, kill, ctrlc, exit, pass, avx, fuzz, strace, bp, watch or
-# all (the
-# default); ':debug' logs gdb's packets ('set debug remote 1') into the
+# perm, exec, kill, ctrlc, exit, pass, avx, fuzz, strace, bp, watch,
+# cond or all (the default); ':debug' logs gdb's packets ('set debug remote 1') into the
 # transcripts.
 #
 # The oracle of every gdb transcript is the same gdb commands through
@@ -46,7 +45,13 @@
 #             'strace -f -p PID' traces the process (no SIGTRAP there);
 #   watch   : 'watch counter' (Z2) set before the thread that writes it
 #             first exists, two hits with their old and new values,
-#             delete, continue to the exit; alone, then under strace.
+#             delete, continue to the exit; alone, then under strace;
+#   cond    : conditional breakpoints evaluated in the target (gdb's
+#             ConditionalBreakpoints: a condition on an argument, on
+#             memory through a pointer, on a register, two conditions
+#             at one address), the stub's packet log with a stop reply
+#             for the true hits only, raw Z0 conditions (fuzz.py), and
+#             a condition that faults (the oracle: gdb evaluating it).
 #
 # Prints TAP; each transcript is printed between BEGIN/END lines, raw.
 # Exit status 0 when everything passed, 4 (skip) on a kernel without
@@ -573,6 +578,81 @@ both gdb-watch 0 watch_session
 watch_checks gdb-watch gdb-watch.stub
 
 under_strace gdb-watch watch_session watch_checks
+fi
+
+# --- breakpoint conditions evaluated in the target (Z0 with bytecode) ---
+# tick() runs as tick(10) (the late thread, counter 0), tick(1), tick(2),
+# tick(3) (counter 13 on entry).  Breakpoint 1 (after the prologue) is
+# true at tick(2) only; 2 and 3 share tick's first instruction, so one
+# Z0 carries both conditions: 2 is true at tick(10), 3 at tick(3).  Both
+# servers evaluate the conditions themselves (gdbserver too offers
+# ConditionalBreakpoints), so gdb hears of three hits; the stub's packet
+# log must show three breakpoint stop replies, not one per hit (eight).
+# shellcheck disable=SC2016 # gdb expressions, not expansions
+# shellcheck disable=SC2317 # called through both()
+cond_session() { # OUT SERVER [COMMAND...]
+	out=$1 server=$2
+	shift 2
+	gdb_run "$out" "$server" 150 "$@" \
+		-ex 'break tick if n == 2' \
+		-ex 'break *tick if *cptr == 0' \
+		-ex 'break *tick if $rdi == 3 && counter > 12' \
+		-ex 'set var go = 1' \
+		-ex 'continue' \
+		-ex 'printf "hit rdi=%d counter=%d\n", $rdi, counter' \
+		-ex 'continue' \
+		-ex 'printf "hit n=%d counter=%d\n", n, counter' \
+		-ex 'continue' \
+		-ex 'printf "hit rdi=%d counter=%d\n", $rdi, counter' \
+		-ex 'info breakpoints' \
+		-ex 'continue'
+}
+if want cond; then
+both gdb-cond 0 cond_session
+h=$(grep '^hit ' gdb-cond.stub | tr '\n' ' ')
+[ "$h" = "hit rdi=10 counter=0 hit n=2 counter=11 hit rdi=3 counter=13 " ]
+check $? "gdb-cond: three hits, where the conditions are true ($h)"
+
+start_target
+cond_session gdb-cond-log.stub stub -ex 'set debug remote 1'
+wait $pid
+st=$?
+show gdb-cond-log.stub gdb-cond-log.stub
+z=$(grep -c 'Sending packet: .Z0,[0-9a-f]*,1;X' gdb-cond-log.stub)
+b=$(grep -c 'Packet received: T05.*swbreak' gdb-cond-log.stub)
+[ "$st" = 0 ] && [ "$z" -ge 2 ] && [ "$b" = 3 ]
+check $? "gdb-cond: the stub evaluates the conditions (exit status $st, Z0 packets with conditions $z, breakpoint stop replies $b of 3)"
+
+# The same at the protocol level (fuzz.py): Z0's checks of bytecode, and
+# evaluations that fail (an endless loop, a stack overflow, a read that
+# faults) stop the thread, false conditions let it run to its exit.
+start_target
+tick=$(nm "$target" | awk '$3 == "tick" { print $1 }')
+go=$(nm "$target" | awk '$3 == "go" { print $1 }')
+msg=$(timeout -s KILL 120 python3 -S "$dir/fuzz.py" "$pid" cond "$tick" "$go" 2>&1)
+rc=$?
+echo "$msg" | sed 's/^/# /'
+wait $pid
+st=$?
+[ $rc = 0 ] && [ $st = 0 ]
+check $? "gdb-cond: raw Z0 conditions (fuzz.py status $rc, target's exit status $st: $(echo "$msg" | tail -n 1))"
+
+# A condition that faults in the target counts as true there; gdb then
+# evaluates it, fails too, and stops with its error, as where gdb alone
+# evaluates it.  That is the oracle: gdbserver's bytecode reads ignore a
+# fault (ax.cc does not check agent_mem_read()), so there the condition
+# reads garbage, is false, and the program runs to its end.
+# shellcheck disable=SC2317 # called through both()
+condfault() { # OUT SERVER
+	how=auto
+	[ "$2" = stub ] || how=host
+	gdb_run "$1" "$2" 120 -ex "set breakpoint condition-evaluation $how" \
+		-ex 'break tick if *(int *)8 == 1' -ex 'set var go = 1' \
+		-ex 'continue' -ex 'kill'
+}
+both gdb-condfault 137 condfault
+grep -q "Cannot access memory at address 0x8" gdb-condfault.stub
+check $? "gdb-condfault: gdb stops with its own error at a condition that faults ($(grep -c 'Cannot access memory' gdb-condfault.stub) lines)"
 fi
 
 finish

@@ -19,6 +19,8 @@
 
 volatile int go;
 volatile int counter;
+/* For a breakpoint condition that reads memory through a pointer. */
+volatile int *volatile cptr = &counter;
 volatile int sigs;
 volatile int vecs;
 int vec_out[8];
