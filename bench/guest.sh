@@ -291,31 +291,47 @@ cpu_ticks() {
 	echo $(($1 + $2))
 }
 # gdb_start N HOW: gdb in the background (its pid in g) on a program
-# making N breakpoint hits.  HOW ptrace: gdb runs the program; stub: the
-# program runs first, gdb attaches through /proc/PID/gdb (once it runs
-# bench, not the shell's child before its exec) and sets bp_go, which the
-# program waits for.
+# making N breakpoint hits.  HOW ptrace: gdb runs the program; otherwise
+# the program runs first and waits for gdb to set bp_go, and gdb attaches
+# to it (once it runs bench, not the shell's child before its exec):
+# stub through /proc/PID/gdb; the cond-* rows with 'break bp_hit if
+# $rdi == -1 && ...' (false on the N timed hits, true once after them:
+# bench breakpoint-cond), cond-ptrace by ptrace with gdb evaluating the
+# condition, cond-gdbserver through gdbserver and cond-stub through
+# /proc/PID/gdb, which both evaluate it themselves.
 gdb_start() {
-	if [ "$2" = stub ]; then
-		$B breakpoint-attach "$1" >/tmp/gdb-prog.out 2>&1 &
-		prog=$!
-		i=0
-		until [ "$(readlink /proc/$prog/exe)" = "$B" ] || [ $i -ge 100 ]; do
-			sleep 0.1
-			i=$((i + 1))
-		done
-		taskset 3 gdb -batch -nx -iex 'set debuginfod enabled off' \
-			-ex "target extended-remote /proc/$prog/gdb" \
-			-ex 'break bp_hit' -ex 'ignore 1 1000000000' \
-			-ex 'set var *(int *)&bp_go = 1' -ex continue \
-			-ex 'info breakpoints' $B >/tmp/gdb.out 2>&1 &
-	else
+	n=$1 how=$2
+	if [ "$how" = ptrace ]; then
 		prog=
 		: >/tmp/gdb-prog.out
 		taskset 3 gdb -batch -nx -iex 'set debuginfod enabled off' \
 			-ex 'break bp_hit' -ex 'ignore 1 1000000000' -ex run \
-			-ex 'info breakpoints' --args $B breakpoint "$1" >/tmp/gdb.out 2>&1 &
+			-ex 'info breakpoints' --args $B breakpoint "$n" >/tmp/gdb.out 2>&1 &
+		g=$!
+		return
 	fi
+	bmode=breakpoint-cond
+	[ "$how" != stub ] || bmode=breakpoint-attach
+	$B $bmode "$n" >/tmp/gdb-prog.out 2>&1 &
+	prog=$!
+	i=0
+	until [ "$(readlink /proc/$prog/exe)" = "$B" ] || [ $i -ge 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	case $how in
+	stub) set -- -ex "target extended-remote /proc/$prog/gdb" \
+		-ex 'break bp_hit' -ex 'ignore 1 1000000000' ;;
+	cond-stub) set -- -ex "target extended-remote /proc/$prog/gdb" ;;
+	cond-gdbserver) set -- -ex "target extended-remote | exec gdbserver --once - --attach $prog 2>/dev/null" ;;
+	cond-ptrace) set -- -ex "attach $prog" -ex 'set breakpoint condition-evaluation host' ;;
+	esac
+	# shellcheck disable=SC2016 # a gdb expression, not an expansion
+	[ "$how" = stub ] ||
+		set -- "$@" -ex 'break bp_hit if $rdi == -1 && *(int *)&bp_go == 1'
+	set -- "$@" -ex 'set var *(int *)&bp_go = 1' -ex continue -ex 'info breakpoints'
+	[ "$how" = stub ] || set -- "$@" -ex continue
+	taskset 3 gdb -batch -nx -iex 'set debuginfod enabled off' "$@" $B >/tmp/gdb.out 2>&1 &
 	g=$!
 }
 # gdb_hits N HOW: gdb_start, judged and retried as above; prints the
@@ -363,9 +379,24 @@ if command -v gdb >/dev/null; then
 	else
 		echo "na gdb-breakpoint-stub us/hit this kernel has no /proc/PID/gdb (CONFIG_UTRACE_GDB)"
 	fi
+	# A breakpoint whose condition is false: N hits, then one true.
+	for how in ptrace gdbserver stub; do
+		if [ $how = stub ] && [ ! -e /proc/self/gdb ]; then
+			echo "na gdb-cond-stub us/hit this kernel has no /proc/PID/gdb (CONFIG_UTRACE_GDB)"
+			continue
+		fi
+		if [ $how = gdbserver ] && ! command -v gdbserver >/dev/null; then
+			echo "notmeasured gdb-cond-gdbserver us/hit gdbserver is not installed (make deps)"
+			continue
+		fi
+		run gdb-cond-$how 3600 gdb_hits "$hits" cond-$how
+		grep -q "already hit 1 time" /tmp/out || grep -q '^gdb did not finish' /tmp/out ||
+			echo "fail gdb-cond-$how gdb did not report the one true hit"
+	done
 else
-	echo "notmeasured gdb-breakpoint us/hit gdb is not installed (make deps)"
-	echo "notmeasured gdb-breakpoint-stub us/hit gdb is not installed (make deps)"
+	for r in gdb-breakpoint gdb-breakpoint-stub gdb-cond-ptrace gdb-cond-gdbserver gdb-cond-stub; do
+		echo "notmeasured $r us/hit gdb is not installed (make deps)"
+	done
 fi
 
 echo "# bench: done"

@@ -17,6 +17,7 @@
 #     data (/usr/share/gdb) and the library of the Python it embeds
 #     (without test/ and site-packages): about 130 MB, but with gdb over
 #     9p its row still differed by up to 0.13% from boot to boot;
+#   - gdbserver with its libraries (the gdb-cond-gdbserver row);
 #   - each FILE (the guest scripts, the benchmark programs, modules, the
 #     run's CONF) at its own host path, so the paths in a CONF hold.
 # The archive is the same for the same inputs (sorted, owned by root,
@@ -106,6 +107,12 @@ if gdb=$(command -v gdb); then
 		put_tree "/usr/lib/python$py"
 		rm -rf "$stage/usr/lib/python$py/test" "$stage/usr/lib/python$py/site-packages" \
 			"$stage/usr/lib/python$py/dist-packages"
+	fi
+	# The gdb-cond-gdbserver row: gdbserver evaluates conditions too.
+	if gdbserver=$(command -v gdbserver); then
+		put_dynamic gdbserver "$gdbserver"
+	else
+		echo "initramfs.sh: no gdbserver on this host: the guest's gdb-cond-gdbserver row will say it is not installed (make deps)" >&2
 	fi
 else
 	echo "initramfs.sh: no gdb on this host: the guest's gdb row will say it is not installed (make deps)" >&2

@@ -36,6 +36,8 @@ GROUPS = [
     ('ptrace', ('ptrace-syscall', 'singlestep', 'attach-detach', 'peekdata',
                 'process-vm-readv', 'tracefork', 'strace-f', 'gdb-breakpoint'), 1.02),
     ('gdb through /proc/PID/gdb (needs utrace-gdb)', ('gdb-breakpoint-stub',), None),
+    ('a breakpoint whose condition is false: gdb over ptrace, gdbserver, the stub',
+     ('gdb-cond-ptrace', 'gdb-cond-gdbserver', 'gdb-cond-stub'), None),
     ('counting every syscall of a workload', ('syscount-untraced', 'syscount-strace-c',
                                                'syscount-utrace-engine'), None),
     ('scale (needs utrace)', ('engines-0-per-event', 'engines-1-per-event', 'engines-2-per-event',
@@ -158,6 +160,29 @@ def stub_lines(rows, kernels):
         if isinstance(ptrace, float) and isinstance(stub, float) and ptrace:
             out.append(f'gdb breakpoint hit, through /proc/PID/gdb / through ptrace ({k}): '
                        f'{stub / ptrace:.3f}')
+    return out
+
+
+# Issue 17: a false condition through the stub at least this many times
+# cheaper per hit than through gdbserver, which evaluates it in gdbserver.
+COND_TARGET = 20.0
+
+
+def cond_lines(rows, kernels, full=False):
+    """The derived "false condition" line: gdbserver's cost per hit of a
+    breakpoint whose condition is false over the stub's, on each kernel
+    that has both; with its verdict in a full run."""
+    vals = {r['name']: r for r in rows}
+    out = []
+    for k in kernels:
+        server = vals.get('gdb-cond-gdbserver', {}).get(k)
+        stub = vals.get('gdb-cond-stub', {}).get(k)
+        if not (isinstance(server, float) and isinstance(stub, float) and stub):
+            continue
+        r = server / stub
+        verdict = f" (target >= {COND_TARGET:g}: {'met' if r >= COND_TARGET - 1e-9 else 'NOT met'})" \
+            if full else ''
+        out.append(f'false breakpoint condition, per hit, gdbserver / stub ({k}): {r:.1f}{verdict}')
     return out
 
 
@@ -431,7 +456,7 @@ def main(argv):
 
     print(table(rows, kernels, full))
     for line in (slope_lines(rows, kernels, full) + counting_lines(rows, kernels) +
-                 stub_lines(rows, kernels)):
+                 stub_lines(rows, kernels) + cond_lines(rows, kernels, full)):
         print(line)
     for k in KERNELS:
         # No base column is not news: only make bench builds it.

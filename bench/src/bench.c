@@ -773,14 +773,31 @@ static void b_breakpoint(long n)
  */
 volatile int bp_go;
 
-static void b_breakpoint_attach(long n)
+static void wait_bp_go(void)
 {
 	for (int i = 0; !bp_go; i++) {
 		if (i == 120000)
 			die("gdb did not set bp_go within 120 s");
 		usleep(1000);
 	}
+}
+
+static void b_breakpoint_attach(long n)
+{
+	wait_bp_go();
 	b_breakpoint(n);
+}
+
+/*
+ * The conditional breakpoint rows: 'break bp_hit if $rdi == -1 && ...'
+ * is false on the n timed hits, then true once after the measurement,
+ * so that gdb's count of hits (1) shows the breakpoint was in.
+ */
+static void b_breakpoint_cond(long n)
+{
+	wait_bp_go();
+	b_breakpoint(n);
+	bp_hit(-1);
 }
 
 /* ---- scale: utrace engines, through the test module ---- */
@@ -1048,6 +1065,7 @@ int main(int argc, char **argv)
 		{ "tracefork", b_tracefork },
 		{ "breakpoint", b_breakpoint },
 		{ "breakpoint-attach", b_breakpoint_attach },
+		{ "breakpoint-cond", b_breakpoint_cond },
 	};
 	long n;
 
