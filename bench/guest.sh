@@ -295,7 +295,7 @@ cpu_ticks() {
 # the program runs first and waits for gdb to set bp_go, and gdb attaches
 # to it (once it runs bench, not the shell's child before its exec):
 # stub through /proc/PID/gdb; the cond-* rows with 'break bp_hit if
-# $rdi == -1 && ...' (false on the N timed hits, true once after them:
+# $rdi == -1' (false on the N timed hits, true once after them:
 # bench breakpoint-cond), cond-ptrace by ptrace with gdb evaluating the
 # condition, cond-gdbserver through gdbserver and cond-stub through
 # /proc/PID/gdb, which both evaluate it themselves.
@@ -322,13 +322,19 @@ gdb_start() {
 	case $how in
 	stub) set -- -ex "target extended-remote /proc/$prog/gdb" \
 		-ex 'break bp_hit' -ex 'ignore 1 1000000000' ;;
-	cond-stub) set -- -ex "target extended-remote /proc/$prog/gdb" ;;
-	cond-gdbserver) set -- -ex "target extended-remote | exec gdbserver --once - --attach $prog 2>/dev/null" ;;
+	# The program's files from the guest's own file system, not read
+	# through gdbserver.
+	cond-stub) set -- -ex 'set sysroot /' -ex "target extended-remote /proc/$prog/gdb" ;;
+	cond-gdbserver) set -- -ex 'set sysroot /' \
+		-ex "target extended-remote | exec gdbserver --once - --attach $prog 2>/dev/null" ;;
 	cond-ptrace) set -- -ex "attach $prog" -ex 'set breakpoint condition-evaluation host' ;;
 	esac
+	# A register only: gdb compiles no bytecode for a read of bp_go (a
+	# symbol without debug information) and would evaluate the condition
+	# itself, through every server.
 	# shellcheck disable=SC2016 # a gdb expression, not an expansion
 	[ "$how" = stub ] ||
-		set -- "$@" -ex 'break bp_hit if $rdi == -1 && *(int *)&bp_go == 1'
+		set -- "$@" -ex 'break bp_hit if $rdi == -1'
 	set -- "$@" -ex 'set var *(int *)&bp_go = 1' -ex continue -ex 'info breakpoints'
 	[ "$how" = stub ] || set -- "$@" -ex continue
 	taskset 3 gdb -batch -nx -iex 'set debuginfod enabled off' "$@" $B >/tmp/gdb.out 2>&1 &

@@ -789,7 +789,7 @@ static void b_breakpoint_attach(long n)
 }
 
 /*
- * The conditional breakpoint rows: 'break bp_hit if $rdi == -1 && ...'
+ * The conditional breakpoint rows: 'break bp_hit if $rdi == -1'
  * is false on the n timed hits, then true once after the measurement,
  * so that gdb's count of hits (1) shows the breakpoint was in.
  */
