@@ -7,7 +7,7 @@
 # BINDIR holds 'target' (target.c) and 'perm' (perm.c), built by
 # tests/build-programs.sh; fuzz.py is next to this script.  PART is open,
 # perm, exec, kill, ctrlc, exit, pass, avx, fuzz, strace, bp, watch,
-# cond or all (the default); ':debug' logs gdb's packets ('set debug remote 1') into the
+# cond, coexist or all (the default); ':debug' logs gdb's packets ('set debug remote 1') into the
 # transcripts.
 #
 # The oracle of every gdb transcript is the same gdb commands through
@@ -51,7 +51,10 @@
 #             memory through a pointer, on a register, two conditions
 #             at one address), the stub's packet log with a stop reply
 #             for the true hits only, raw Z0 conditions (fuzz.py), and
-#             a condition that faults (the oracle: gdb evaluating it).
+#             a condition that faults (the oracle: gdb evaluating it);
+#   coexist : 'strace -ff' of coexist.c alone, and while gdb hits
+#             breakpoints and watchpoints in it through the stub: each
+#             thread's normalised strace transcript is the same.
 #
 # Prints TAP; each transcript is printed between BEGIN/END lines, raw.
 # Exit status 0 when everything passed, 4 (skip) on a kernel without
@@ -240,7 +243,8 @@ compare() {
 # attached through a pipe), with the gdb commands COMMAND... ('-ex' each),
 # output to OUT.  'set sysroot /': both read the program's files from
 # the guest's own file system.  With '&' gdb runs in the background, its
-# pid in gpid, and the caller waits for it.
+# pid in gpid, and the caller waits for it.  The program is $target
+# unless $program names another.
 gdb_run() {
 	bg=0
 	[ "$1" != "&" ] || { bg=1; shift; }
@@ -258,11 +262,11 @@ gdb_run() {
 	if [ $bg = 1 ]; then
 		# --foreground: a signal that timeout passes on reaches gdb
 		# alone, as a Ctrl-C reaches gdb and not its pipe's gdbserver.
-		timeout --foreground -s KILL "$secs" gdb -nx -batch "$@" "$target" </dev/null >"$out" 2>&1 &
+		timeout --foreground -s KILL "$secs" gdb -nx -batch "$@" "${program:-$target}" </dev/null >"$out" 2>&1 &
 		gpid=$!
 		return
 	fi
-	timeout -s KILL "$secs" gdb -nx -batch "$@" "$target" </dev/null >"$out" 2>&1
+	timeout -s KILL "$secs" gdb -nx -batch "$@" "${program:-$target}" </dev/null >"$out" 2>&1
 	echo "== exit status $?" >>"$out"
 }
 
@@ -653,6 +657,79 @@ condfault() { # OUT SERVER
 both gdb-condfault 137 condfault
 grep -q "Cannot access memory at address 0x8" gdb-condfault.stub
 check $? "gdb-condfault: gdb stops with its own error at a condition that faults ($(grep -c 'Cannot access memory' gdb-condfault.stub) lines)"
+fi
+
+# --- strace sees the same with and without gdb (coexistence) ---
+# coexist.c waits for SIGUSR2 and its threads spin between their calls,
+# so no stop interrupts a system call (an interrupted call shows as
+# ERESTARTSYS and a restart: a stop that waits for a sleeping thread to
+# return to user mode is not built yet).  strace -ff writes one file per
+# thread, so the threads' interleaving (two CPUs) does not matter; each
+# file, normalised (ids, addresses, the sender of SIGUSR2, the value
+# rt_sigreturn gives back to the spin loop), must be the same with and
+# without gdb, signal lines included.
+coexist=$(cd "$bindir" && pwd)/coexist
+# coexist_run NAME [GDB-COMMAND...]: one run under 'strace -ff -o NAME';
+# with commands, gdb runs them through the stub and sends the signal.
+coexist_run() {
+	name=$1
+	shift
+	rm -f target.out "$name".*
+	setsid "$coexist" >target.out 2>&1 &
+	pid=$!
+	wait_ready
+	timeout -s KILL 150 strace -ff -o "$name" -p "$pid" 2>"$name-strace.err" &
+	spid=$!
+	i=0
+	until grep -q "^TracerPid:[[:space:]]*[1-9]" /proc/"$pid"/status || [ $i -ge 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if [ $# = 0 ]; then
+		kill -USR2 "$pid"
+	else
+		program=$coexist gdb_run "$name.gdb" stub 150 \
+			-ex 'handle SIGUSR2 nostop noprint pass' \
+			-ex "shell kill -USR2 $pid" "$@"
+		show "$name.gdb" "$name.gdb"
+	fi
+	wait $pid
+	st=$?
+	wait $spid
+	sst=$?
+	[ $st = 0 ] && [ $sst = 0 ]
+	check $? "$name: the workload and strace exited normally (status $st, strace $sst)"
+	# The thread ids: main's is the pid, the other file is the worker's.
+	tid=$(for f in "$name".*; do echo "${f##*.}"; done | grep -v "^$pid$" | grep '^[0-9]*$' | head -n 1)
+	for who in main worker; do
+		f=$name.$pid
+		[ $who = main ] || f=$name.$tid
+		sed -e "s/\b$pid\b/PID/g" -e "s/\b${tid:-none}\b/TID/g" \
+		    -e 's/0x[0-9a-f]*/ADDR/g' -e 's/si_pid=[0-9]*/si_pid=N/' \
+		    -e 's/^\(rt_sigreturn(.*=\) [0-9-]*$/\1 N/' "$f" >"$name.$who" 2>/dev/null
+		show "$name.$who" "$name.$who"
+	done
+}
+# shellcheck disable=SC2016 # gdb expressions, not expansions
+if want coexist; then
+coexist_run coexist-alone
+coexist_run coexist-gdb -ex 'break coexist_step' -ex 'continue' -ex 'print i' \
+	-ex 'continue' -ex 'print i' -ex 'continue' -ex 'print i' \
+	-ex 'delete' -ex 'watch watched' -ex 'continue' -ex 'continue' \
+	-ex 'delete' -ex 'continue'
+for who in main worker; do
+	if [ -s coexist-alone.$who ] && diff -u coexist-alone.$who coexist-gdb.$who >coexist.$who.diff; then
+		ok "coexist: strace's transcript of the $who thread is the same with gdb attached through the stub ($(wc -l <coexist-gdb.$who) lines)"
+	else
+		sed 's/^/# /' coexist.$who.diff
+		notok "coexist: strace's transcript of the $who thread is the same with gdb attached through the stub (diff above: - alone, + with gdb)"
+	fi
+done
+! grep -q SIGTRAP coexist-gdb.main coexist-gdb.worker && grep -q SIGUSR2 coexist-gdb.main
+check $? "coexist: strace saw SIGUSR2 and no SIGTRAP"
+h=$(grep -E '^\$[0-9]+ = [0-9]+$|^(Old|New) value = ' coexist-gdb.gdb | sed 's/^\$[0-9]* = /i=/' | tr '\n' ' ')
+[ "$h" = "i=1 i=2 i=3 Old value = 0 New value = 1 Old value = 1 New value = 2 " ]
+check $? "coexist: gdb hit the breakpoint three times and the watchpoint twice ($h)"
 fi
 
 finish
