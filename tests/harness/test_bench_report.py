@@ -251,6 +251,22 @@ class TestStub(unittest.TestCase):
             'gdb breakpoint hit, through /proc/PID/gdb / through ptrace (on): 0.500'])
 
 
+class TestCond(unittest.TestCase):
+    rows = [{'name': 'gdb-cond-gdbserver', 'off': 300.0, 'on': 310.0},
+            {'name': 'gdb-cond-stub', 'off': 'na', 'on': 10.0}]
+
+    def test_ratio_where_both_ran_with_verdict_in_full_mode(self):
+        self.assertEqual(rep.cond_lines(self.rows, ['off', 'on'], full=True), [
+            'false breakpoint condition, per hit, gdbserver / stub (on): 31.0 (target >= 20: met)'])
+
+    def test_missed_target_and_smoke_mode(self):
+        rows = [dict(self.rows[0]), {'name': 'gdb-cond-stub', 'off': 'na', 'on': 20.0}]
+        self.assertEqual(rep.cond_lines(rows, ['on'], full=True), [
+            'false breakpoint condition, per hit, gdbserver / stub (on): 15.5 (target >= 20: NOT met)'])
+        self.assertEqual(rep.cond_lines(rows, ['on']), [
+            'false breakpoint condition, per hit, gdbserver / stub (on): 15.5'])
+
+
 class TestCounting(unittest.TestCase):
     def test_ratios_against_untraced_on_each_kernel(self):
         rows = [{'name': 'syscount-untraced', 'off': 10.0, 'on': 12.5},
