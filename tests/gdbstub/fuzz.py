@@ -156,41 +156,100 @@ def load_base(pid):
     raise SystemExit('# fuzz: cond: no mapping of the program at offset 0')
 
 
+def const64(v):
+    """const64 V (two's complement for a negative V)."""
+    return [0x25] + list((v & (1 << 64) - 1).to_bytes(8, 'big'))
+
+
+def false_if(code, want):
+    """A condition that is false exactly when CODE leaves WANT on top:
+    CODE; const64 WANT; equal; log_not; end."""
+    return ax(*(code + const64(want) + [0x13, 0x0e, 0x27]))
+
+
+def stop_pc(fd, reply):
+    """The PC of the thread that a stop reply names (Hg, then p10)."""
+    m = re.search(r'thread:([0-9a-f]+);', reply or '')
+    if not m or exchange(fd, 'Hg' + m.group(1)) != 'OK':
+        return None
+    v = exchange(fd, 'p10')
+    return int.from_bytes(bytes.fromhex(v), 'little') if v and len(v) == 16 else None
+
+
 def conditions(pid, tick, go):
-    """Conditions evaluated in the target: tick() runs four times once go
-    is set.  An evaluation that fails stops it (an endless loop, a stack
-    overflow, a read that faults); false conditions let it run to its
-    exit."""
+    """Conditions evaluated in the target.  Once go is set tick() runs
+    four times, and each call passes three breakpoint addresses: tick
+    (push %rbp), tick + 1 (mov %rsp,%rbp), tick + 4.  In the first two
+    calls every address has a condition whose evaluation fails, so each
+    hit must stop there; in the last two every address has conditions
+    that are false only if the interpreter computes exactly the value
+    each one checks, so the program must run to its exit."""
     base = load_base(pid)
     tick += base
     go += base
+    at = [tick, tick + 1, tick + 4]
     fd = os.open('/proc/%d/gdb' % pid, os.O_RDWR)
     err = conditions_checked(fd, tick)
     if err:
         return err
-    const64 = lambda v: [0x25] + list(v.to_bytes(8, 'big'))
-    hits = [('an endless loop', ax(0x21, 0, 0)),                      # goto 0
-            ('a stack overflow', ax(*([0x22, 1] * 33 + [0x27]))),
-            ('a read that faults', ax(*(const64(8) + [0x19, 0x27])))]  # ref32
+    failing = [[('an endless loop', ax(0x21, 0, 0)),                  # goto 0
+                ('a stack overflow', ax(*([0x22, 1] * 33 + [0x27]))),
+                ('a read that faults', ax(*(const64(8) + [0x19, 0x27])))],  # ref32
+               [('a stack underflow', ax(0x22, 1, 0x02, 0x02, 0x27)),  # add, add
+                ('a division by zero', ax(0x22, 1, 0x22, 0, 0x06, 0x27)),
+                ('a register that is not a general one (st0)', ax(0x26, 0, 24, 0x27))]]
     if exchange(fd, 'M%x,4:01000000' % go) != 'OK':
         return 'cannot set go'
-    for what, cond in hits:
-        if exchange(fd, 'Z0,%x,1;%s' % (tick, cond)) != 'OK':
-            return 'Z0 with %s refused' % what
-        got = exchange(fd, 'c')
-        if not got or not got.startswith('T05') or 'swbreak' not in got:
-            return 'a condition with %s: got %r, want a breakpoint stop' % (what, got)
-    # Three false ones: a constant, $rip == tick, go == 2.
-    false = [ax(0x22, 0, 0x27),
-             ax(*([0x26, 0, 16] + const64(tick) + [0x13, 0x0e, 0x27])),
-             ax(*(const64(go) + [0x19, 0x22, 2, 0x13, 0x27]))]
-    if exchange(fd, 'Z0,%x,1;%s' % (tick, ''.join(false))) != 'OK':
-        return 'Z0 with three false conditions refused'
+    for call, conds in enumerate(failing, 1):
+        for a, (what, cond) in zip(at, conds):
+            if exchange(fd, 'Z0,%x,1;%s' % (a, cond)) != 'OK':
+                return 'Z0 with %s refused' % what
+        for a, (what, cond) in zip(at, conds):
+            got = exchange(fd, 'c')
+            if not got or not got.startswith('T05') or 'swbreak' not in got:
+                return 'call %d, %s: got %r, want a breakpoint stop' % (call, what, got)
+            pc = stop_pc(fd, got)
+            if pc != a:
+                return 'call %d, %s: stopped at %s, want tick + %d' % (
+                    call, what, pc if pc is None else 'tick + %d' % (pc - tick), a - tick)
+    # Every operation, each checked for its exact result.
+    false = [[false_if([0x22, 0xff, 0x16, 8], -1),                        # ext 8
+              false_if([0x23, 0xff, 0xff, 0x2a, 8], 0xff),                # zero_ext 8
+              false_if(const64(-16) + [0x22, 2, 0x0a], -4),               # rsh_signed
+              false_if(const64(-16) + [0x22, 60, 0x0b], 15),              # rsh_unsigned
+              false_if([0x22, 3, 0x22, 4, 0x09], 48),                     # lsh
+              false_if(const64(-7) + [0x22, 2, 0x05], -3),                # div_signed
+              false_if(const64(-7) + [0x22, 2, 0x07], -1),                # rem_signed
+              false_if([0x22, 7, 0x22, 2, 0x08], 1)],                     # rem_unsigned
+             [false_if([0x22, 7, 0x22, 2, 0x06], 3),                      # div_unsigned
+              false_if(const64(-1) + [0x22, 0, 0x14], 1),                 # less_signed
+              false_if(const64(-1) + [0x22, 0, 0x15], 0),                 # less_unsigned
+              false_if([0x22, 6, 0x22, 3, 0x03, 0x22, 5, 0x04], 15),      # sub, mul
+              false_if([0x22, 0x0c, 0x22, 0x0a, 0x0f, 0x22, 1, 0x10,
+                        0x22, 3, 0x11], 10),                              # and, or, xor
+              false_if([0x22, 0, 0x12], -1),                              # bit_not
+              false_if([0x22, 1, 0x22, 2, 0x22, 3, 0x33], 2),             # rot: 3 1 2
+              false_if([0x22, 5, 0x22, 6, 0x32, 1], 5)],                  # pick 1
+             [false_if([0x22, 5, 0x22, 6, 0x2b, 0x03], 1),                # swap, sub
+              false_if([0x22, 7, 0x28, 0x02, 0x22, 9, 0x29], 14),         # dup, pop
+              # const8 1; if_goto 10; const8 5; goto 12; 10: const8 8; 12: ...
+              false_if([0x22, 1, 0x20, 0, 10, 0x22, 5, 0x21, 0, 12, 0x22, 8], 8),
+              false_if(const64(go) + [0x17], 1),                          # ref8
+              false_if(const64(go) + [0x18], 1),                          # ref16
+              false_if(const64(go) + [0x19], 1),                          # ref32
+              false_if([0x26, 0, 16], tick + 4),                          # reg rip
+              false_if([0x24, 0x12, 0x34, 0x56, 0x78], 0x12345678)]]      # const32
+    for a, conds in zip(at, false):
+        if exchange(fd, 'Z0,%x,1;%s' % (a, ''.join(conds))) != 'OK':
+            return 'Z0 at tick + %d with %d false conditions refused' % (a - tick, len(conds))
     got = exchange(fd, 'c')
     if got != 'W00':
-        return 'false conditions: got %r, want W00 (the exit, no stop)' % got
+        pc = stop_pc(fd, got)
+        return 'false conditions: got %r (at %s), want W00 (the exit, no stop)' % (
+            got, pc if pc is None else 'tick + %d' % (pc - tick))
     os.close(fd)
-    print('# fuzz: cond: 3 failed evaluations stopped, 3 false conditions did not')
+    print('# fuzz: cond: 6 evaluations that fail stopped where they should; '
+          '%d false conditions did not' % sum(len(c) for c in false))
     return None
 
 
