@@ -48,7 +48,8 @@ class TestCounts(unittest.TestCase):
         self.assertIn(v.FLAKY, v.GOOD)
         self.assertEqual(v.KCIDB[v.FLAKY], 'ERROR')
 
-    def test_command_line(self):
+    def run_on_table(self, command):
+        """verdicts.py COMMAND on a table of ROWS: (status, stdout, stderr)."""
         with tempfile.TemporaryDirectory() as d:
             p = os.path.join(d, 'compare.tsv')
             with open(p, 'w') as f:
@@ -56,19 +57,14 @@ class TestCounts(unittest.TestCase):
                 for i, r in enumerate(self.ROWS):
                     f.write('\t'.join(['s', f't{i}'] + r) + '\n')
             r = subprocess.run([sys.executable, os.path.join(TOP, 'tests', 'verdicts.py'),
-                                'counts', p], capture_output=True, text=True)
-        self.assertEqual((r.returncode, r.stdout, r.stderr), (0, '3 3 2\n', ''))
+                                command, p], capture_output=True, text=True)
+        return r.returncode, r.stdout, r.stderr
+
+    def test_command_line(self):
+        self.assertEqual(self.run_on_table('counts'), (0, '3 3 2\n', ''))
 
     def test_failing_rows_by_name(self):
-        with tempfile.TemporaryDirectory() as d:
-            p = os.path.join(d, 'compare.tsv')
-            with open(p, 'w') as f:
-                f.write('suite\ttest\tutrace-off\tutrace-on\n')
-                for i, r in enumerate(self.ROWS):
-                    f.write('\t'.join(['s', f't{i}'] + r) + '\n')
-            r = subprocess.run([sys.executable, os.path.join(TOP, 'tests', 'verdicts.py'),
-                                'failing', p], capture_output=True, text=True)
-        self.assertEqual((r.returncode, r.stdout, r.stderr),
+        self.assertEqual(self.run_on_table('failing'),
                          (0, 's t3: pass fail\ns t4: missing pass\ns t5: xpass xpass\n', ''))
 
     def test_bad_input_is_one_line(self):
