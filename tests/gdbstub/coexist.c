@@ -4,16 +4,21 @@
  * calls whether or not gdb debugs it through /proc/PID/gdb, so that
  * 'strace -f' must print the same transcript either way.
  *
- * It waits for SIGUSR2 in a loop without system calls, so that neither
- * strace's attach nor gdb's stop of every thread interrupts a call (an
- * interrupted call shows as ERESTARTSYS and its restart).  Then a second
- * thread calls coexist_step() three times and writes 'watched' twice,
- * each with a system call before it, and spins; main spins without system calls
- * until the thread is done, writes one line and exits 0, which ends the
- * spinning thread (a join could, or could not, wait in futex(): a line
- * in one transcript and not in the other).  Gives up (exit 3) if the
- * signal does not come.
+ * A sleeper thread waits in read() on a pipe from before strace attaches
+ * until the end: every stop that gdb makes finds it asleep in that call,
+ * and a stop that interrupted it would show in its transcript as
+ * ERESTARTSYS and a restarted read().  Main makes sure it sleeps before
+ * it says "ready" (nothing traces it yet), then waits for SIGUSR2 in a
+ * loop without system calls: gdb's first stop reads main's registers,
+ * which would interrupt a sleeping main.  Then a worker thread calls
+ * coexist_step() three times and writes 'watched' twice, each with a
+ * system call before it, and spins; main spins until the worker is
+ * done, writes a byte to the sleeper, waits (spinning) for it to wake,
+ * writes one line and exits 0, which ends the spinning threads (a join
+ * could, or could not, wait in futex(): a line in one transcript and
+ * not in the other).  Gives up (exit 3) if the signal does not come.
  */
+#define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -21,7 +26,9 @@
 #include <unistd.h>
 
 static volatile sig_atomic_t go;
-static volatile sig_atomic_t done, never;
+static volatile sig_atomic_t done, woke, never;
+static volatile pid_t sleeper_tid;
+static int pipefd[2];
 volatile int watched;
 
 /* Where gdb puts its breakpoint. */
@@ -47,6 +54,42 @@ static int spin(volatile sig_atomic_t *flag)
 	return 1;
 }
 
+static void *sleeper(void *arg)
+{
+	char c;
+
+	sleeper_tid = gettid();
+	if (read(pipefd[0], &c, 1) != 1)
+		return arg;
+	woke = 1;
+	spin(&never);
+	return arg;
+}
+
+/* Wait until the sleeper sleeps in read(): state 'S' in its stat file. */
+static int sleeping(void)
+{
+	char path[64], buf[256], *p;
+	int i;
+
+	for (i = 0; i < 5000; i++) {
+		FILE *f;
+
+		if (sleeper_tid) {
+			snprintf(path, sizeof(path), "/proc/self/task/%d/stat",
+				 (int)sleeper_tid);
+			f = fopen(path, "r");
+			p = f && fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+			if (f)
+				fclose(f);
+			if (p && p[1] == ' ' && p[2] == 'S')
+				return 1;
+		}
+		usleep(1000);
+	}
+	return 0;
+}
+
 static void *worker(void *arg)
 {
 	int i;
@@ -67,9 +110,10 @@ static void *worker(void *arg)
 int main(void)
 {
 	static const char line[] = "coexist: done\n";
-	pthread_t th;
+	pthread_t th, sl;
 
-	if (signal(SIGUSR2, on_usr2) == SIG_ERR)
+	if (signal(SIGUSR2, on_usr2) == SIG_ERR || pipe(pipefd) ||
+	    pthread_create(&sl, NULL, sleeper, NULL) || !sleeping())
 		return 2;
 	printf("ready %d\n", getpid());
 	fflush(stdout);
@@ -79,6 +123,8 @@ int main(void)
 		return 4;
 	if (!spin(&done))
 		return 5;
+	if (write(pipefd[1], "x", 1) != 1 || !spin(&woke))
+		return 8;
 	if (write(1, line, strlen(line)) != (ssize_t)strlen(line))
 		return 6;
 	return watched == 2 ? 0 : 7;

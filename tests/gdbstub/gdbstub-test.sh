@@ -19,7 +19,8 @@
 # excludes gdbserver): they are compared with gdbserver's run of the same
 # commands without strace.
 #
-#   open    : /proc/PID/gdb stops every thread, a second open gets EBUSY,
+#   open    : /proc/PID/gdb stops every thread (a sleeping one stays
+#             asleep, parked), a second open gets EBUSY,
 #             closing lets them run again;
 #   perm    : perm.c's matrix: opening is refused to whom PTRACE_ATTACH
 #             refuses, with its errno (credentials, dumpable, YAMA's
@@ -190,6 +191,17 @@ wait_states() {
 	return 1
 }
 
+# wait_exact WANT: up to 30 s for the sorted states to be exactly WANT.
+wait_exact() {
+	i=0
+	while [ $i -lt 300 ]; do
+		[ "$(states)" = "$1" ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
 show() { # NAME FILE
 	echo "# BEGIN TRANSCRIPT $1"
 	sed 's/^/# /' "$2"
@@ -305,8 +317,11 @@ start_target
 [ -e /proc/$pid/gdb ]
 check $? "open: /proc/PID/gdb exists"
 exec 3<>/proc/$pid/gdb
-wait_states t
-check $? "open: every thread stops (states $(states))"
+# main sleeps in read() on its pipe and stays asleep: a stop does not
+# interrupt a sleeping call (the thread is parked).  The waker wakes from
+# usleep() every 20 ms and then holds ('t').
+wait_exact St
+check $? "open: the waker stops, main stays asleep in read() (states $(states), want St)"
 err=$( { : <>/proc/$pid/gdb; } 2>&1)
 case $err in
 *"busy"*) ok "open: a second opener gets EBUSY ($err)" ;;
@@ -348,8 +363,9 @@ sh -c 'echo ready; read -r x <fifo; exec sleep 60' >target.out 2>&1 &
 pid=$!
 wait_ready
 exec 3<>/proc/$pid/gdb
-wait_states t
-check $? "exec: open stops the shell (states $(states))"
+# Asleep in open() of the fifo: parked, not interrupted.
+wait_states S
+check $? "exec: the shell sleeps on in open() of the fifo (states $(states))"
 # shellcheck disable=SC2016 # a gdb packet, not an expansion
 printf '$c#63' >&3
 wait_states S
@@ -667,10 +683,9 @@ check $? "gdb-condfault: gdb stops with its own error at a condition that faults
 fi
 
 # --- strace sees the same with and without gdb (coexistence) ---
-# coexist.c waits for SIGUSR2 and its threads spin between their calls,
-# so no stop interrupts a system call (an interrupted call shows as
-# ERESTARTSYS and a restart: a stop that waits for a sleeping thread to
-# return to user mode is not built yet).  strace -ff writes one file per
+# coexist.c has a thread asleep in read() through every stop that gdb
+# makes: the stub must leave it asleep (a stop that interrupted it shows
+# as ERESTARTSYS and a restarted read()).  strace -ff writes one file per
 # thread, so the threads' interleaving (two CPUs) does not matter; each
 # file, normalised (ids, addresses, the sender of SIGUSR2, the value
 # rt_sigreturn gives back to the spin loop), must be the same with and
@@ -706,12 +721,21 @@ coexist_run() {
 	sst=$?
 	[ $st = 0 ] && [ $sst = 0 ]
 	check $? "$name: the workload and strace exited normally (status $st, strace $sst)"
-	# The thread ids: main's is the pid, the other file is the worker's.
-	tid=$(for f in "$name".*; do echo "${f##*.}"; done | grep -v "^$pid$" | grep '^[0-9]*$' | head -n 1)
-	for who in main worker; do
-		f=$name.$pid
-		[ $who = main ] || f=$name.$tid
-		sed -e "s/\b$pid\b/PID/g" -e "s/\b${tid:-none}\b/TID/g" \
+	# The thread ids: main's is the pid; the worker's file has its
+	# getppid() calls, the sleeper's its read().
+	wtid=none stid=none
+	for f in "$name".*; do
+		t=${f##*.}
+		case $t in *[!0-9]*|"$pid") continue ;; esac
+		if grep -q '^getppid(' "$f"; then wtid=$t; else stid=$t; fi
+	done
+	for who in main worker sleeper; do
+		case $who in
+		main) f=$name.$pid ;;
+		worker) f=$name.$wtid ;;
+		*) f=$name.$stid ;;
+		esac
+		sed -e "s/\b$pid\b/PID/g" -e "s/\b$wtid\b/WTID/g" -e "s/\b$stid\b/STID/g" \
 		    -e 's/0x[0-9a-f]*/ADDR/g' -e 's/si_pid=[0-9]*/si_pid=N/' \
 		    -e 's/^\(rt_sigreturn(.*=\) [0-9-]*$/\1 N/' "$f" >"$name.$who" 2>/dev/null
 		show "$name.$who" "$name.$who"
@@ -724,7 +748,7 @@ coexist_run coexist-gdb -ex 'break coexist_step' -ex 'continue' -ex 'print i' \
 	-ex 'continue' -ex 'print i' -ex 'continue' -ex 'print i' \
 	-ex 'delete' -ex 'watch watched' -ex 'continue' -ex 'continue' \
 	-ex 'delete' -ex 'continue'
-for who in main worker; do
+for who in main worker sleeper; do
 	if [ -s coexist-alone.$who ] && diff -u coexist-alone.$who coexist-gdb.$who >coexist.$who.diff; then
 		ok "coexist: strace's transcript of the $who thread is the same with gdb attached through the stub ($(wc -l <coexist-gdb.$who) lines)"
 	else
@@ -732,8 +756,11 @@ for who in main worker; do
 		notok "coexist: strace's transcript of the $who thread is the same with gdb attached through the stub (diff above: - alone, + with gdb)"
 	fi
 done
-! grep -q SIGTRAP coexist-gdb.main coexist-gdb.worker && grep -q SIGUSR2 coexist-gdb.main
+! grep -q SIGTRAP coexist-gdb.main coexist-gdb.worker coexist-gdb.sleeper && grep -q SIGUSR2 coexist-gdb.main
 check $? "coexist: strace saw SIGUSR2 and no SIGTRAP"
+# The sleeper's read() is the one of the alone run: one call, one byte.
+[ "$(grep -c '^read(' coexist-gdb.sleeper)" = 1 ] && grep -q '^read(3, "x", 1) *= 1$' coexist-gdb.sleeper
+check $? "coexist: the sleeper's read() slept through gdb's stops ($(grep -c '^read(' coexist-gdb.sleeper) read lines: $(grep '^read(' coexist-gdb.sleeper | tr '\n' ' '))"
 h=$(grep -E '^\$[0-9]+ = [0-9]+$|^(Old|New) value = ' coexist-gdb.gdb | sed 's/^\$[0-9]* = /i=/' | tr '\n' ' ')
 [ "$h" = "i=1 i=2 i=3 Old value = 0 New value = 1 Old value = 1 New value = 2 " ]
 check $? "coexist: gdb hit the breakpoint three times and the watchpoint twice ($h)"
