@@ -179,7 +179,8 @@ states() {
 	done | sort | tr -d '\n'
 }
 
-# wait_states WANT: up to 30 s for every thread to be in state WANT.
+# wait_states WANT: up to 30 s for every thread to be in state WANT; the
+# last look stays in $st.
 wait_states() {
 	i=0
 	while [ $i -lt 300 ]; do
@@ -488,10 +489,12 @@ for seed in 1 2 3; do
 	# waker's usleep() loop; the waker wakes every 20 ms, so one look
 	# may see it running (R, seen on the debug kernel in session 21).
 	# Wait up to 30 s for a look where both sleep: a thread held (t) or
-	# spinning (R) fails that.
+	# spinning (R) fails that.  The verdict is that look's: wait_states
+	# leaves it in $st (another look could catch the waker awake, as on
+	# the KASAN kernel in session 22).
 	first=$(states)
+	st=
 	[ ! -d /proc/$pid ] || wait_states S
-	st=$(states)
 	kill -9 $pid
 	wait $pid 2>/dev/null
 	# 137 if it was still running; else how it ended (a signal that
