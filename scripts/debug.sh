@@ -12,7 +12,9 @@
 #   kasan  KASAN and kmemleak (make slow): kmemleak scans once after
 #          boot (what boot leaves is not ours: the scan forgets it) and once
 #          after the tests; those two are rows of this kernel only
-#   rt     PREEMPT_RT with lockdep (make slow)
+#   rt     PREEMPT_RT with lockdep (make slow); the rows that a documented
+#          limit of the series changes there are listed, with the reason,
+#          in tests/rt-differences.txt
 #   base   the pristine base tree built like utrace-off (make slow): its
 #          reference is utrace-off, not utrace-on, and the rows that the
 #          series changes on purpose are listed, with the reason, in
@@ -64,6 +66,8 @@ fi
 only=(--only "$name=stress-ng/")
 changed=()
 [ "$name" != base ] || changed=(--changed "$name=$TOP/tests/base-differences.txt")
+# PREEMPT_RT: the rows a documented limit of the series there changes.
+[ "$name" != rt ] || changed=(--changed "$name=$TOP/tests/rt-differences.txt")
 kmemleak=false
 if grep -qx 'CONFIG_DEBUG_KMEMLEAK=y' "$BUILD/out/$name/.config"; then
 	kmemleak=true
