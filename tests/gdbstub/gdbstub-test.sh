@@ -364,9 +364,24 @@ sh -c 'echo ready; read -r x <fifo; exec sleep 60' >target.out 2>&1 &
 pid=$!
 wait_ready
 exec 3<>/proc/$pid/gdb
-# Asleep in open() of the fifo: parked, not interrupted.
-wait_states S
-check $? "exec: the shell sleeps on in open() of the fifo (states $(states))"
+# Asleep in open() of the fifo: parked, not interrupted, yet counted as
+# stopped: the stop reply to '?' comes while it still sleeps.
+# shellcheck disable=SC2016 # Python, not a shell expansion
+reply=$(python3 -c '
+import os, re, select
+os.write(3, b"$?#3f")
+out = b""
+while not re.search(rb"\$[^#]*#..", out):
+    if not select.select([3], [], [], 10)[0]:
+        break
+    out += os.read(3, 4096)
+m = re.search(rb"\$([^#]*)#", out)
+print(m.group(1).decode() if m else "none")')
+st=$(states)
+case $reply/$st in
+T*/S) ok "exec: the shell, asleep in open() of the fifo, counts as stopped (reply '$reply', states $st)" ;;
+*) notok "exec: the shell, asleep in open() of the fifo, counts as stopped (reply '$reply', states $st, want a T reply and S)" ;;
+esac
 # shellcheck disable=SC2016 # a gdb packet, not an expansion
 printf '$c#63' >&3
 wait_states S
