@@ -169,9 +169,13 @@ mkdir -p "$out" "$stable_out"
 # A clone that shares the kernel tree's objects: 'git am' happens there.
 clone=$work/linux
 git clone -q --shared --no-checkout "$LINUX_DIR" "$clone"
-# The cover letter is From: whoever commits in the kernel tree.
-ident=$(kgit var GIT_COMMITTER_IDENT) ||
-	die "git has no identity for the cover letter's From: line: set user.name and user.email"
+# The cover letter is From: whoever commits in the kernel tree.  Where git
+# has no identity (a fresh CI machine), it is From: the author of the top
+# commit, who wrote the series; git am in the clone commits as that, too.
+if ! ident=$(kgit var GIT_COMMITTER_IDENT 2>/dev/null); then
+	ident="$(kgit log -1 --format='%an <%ae>' "$top") 0 +0000"
+	note "rfc: git has no user.name and user.email here: the cover letter is From: $top_t's author"
+fi
 ident=${ident% * *}
 id_name=${ident% <*} id_email=${ident##*<}
 id_email=${id_email%>}

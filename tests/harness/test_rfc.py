@@ -99,6 +99,25 @@ class RfcScript(unittest.TestCase):
         self.assertIn("git am on base gives utrace-gdb's tree", r.stderr)
         self.assertFalse(os.path.exists(self.env['BUILD']), '--check writes nothing to build/')
 
+    def test_no_git_identity(self):
+        """A fresh CI machine has no user.name or user.email: the cover
+        letter is From: the top commit's author, and the checks still run."""
+        self.toy_tree()
+        for k in ('GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL'):
+            del self.env[k]
+        # No guess from the host name either.
+        self.env.update(GIT_CONFIG_COUNT='1', GIT_CONFIG_KEY_0='user.useConfigOnly',
+                        GIT_CONFIG_VALUE_0='true')
+        who = subprocess.run(['git', '-C', self.env['LINUX_DIR'], 'var', 'GIT_COMMITTER_IDENT'],
+                             env=self.env, capture_output=True)
+        self.assertNotEqual(who.returncode, 0, 'the test needs a git without an identity')
+        r = self.run_rfc()
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn('no user.name and user.email here', r.stderr)
+        cover = self.read('v1', sorted(os.listdir(os.path.join(self.env['BUILD'], 'rfc', 'v1')))[0])
+        self.assertIn('\nFrom: A Developer <dev@example.org>\n', cover)
+        self.assertEqual(self.run_rfc('--check').returncode, 0)
+
     def test_writes_the_series_and_the_stable_fix(self):
         self.toy_tree()
         r = self.run_rfc()
