@@ -166,9 +166,13 @@ else
 fi
 mkdir -p "$out" "$stable_out"
 
-# A clone that shares the kernel tree's objects: 'git am' happens there.
+# A repository that borrows the kernel tree's objects (what 'git clone
+# --shared' sets up, without its transport, which a hardened git config
+# may forbid): 'git am' happens there.  Everything is named by commit id.
 clone=$work/linux
-git clone -q --shared --no-checkout "$LINUX_DIR" "$clone"
+git init -q "$clone"
+echo "$(kgit rev-parse --path-format=absolute --git-common-dir)/objects" \
+	>"$clone/.git/objects/info/alternates"
 # The cover letter is From: whoever commits in the kernel tree.  Where git
 # has no identity (a fresh CI machine), it is From: the author of the top
 # commit, who wrote the series; git am in the clone commits as that, too.

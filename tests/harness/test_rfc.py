@@ -118,6 +118,16 @@ class RfcScript(unittest.TestCase):
         self.assertIn('\nFrom: A Developer <dev@example.org>\n', cover)
         self.assertEqual(self.run_rfc('--check').returncode, 0)
 
+    def test_no_git_transport(self):
+        """A hardened git config that allows no transport (so no local
+        'git clone'): the checks borrow the tree's objects all the same."""
+        self.toy_tree()
+        self.env.update(GIT_CONFIG_COUNT='1', GIT_CONFIG_KEY_0='protocol.allow',
+                        GIT_CONFIG_VALUE_0='never')
+        r = self.run_rfc('--check')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("git am on base gives utrace-gdb's tree", r.stderr)
+
     def test_writes_the_series_and_the_stable_fix(self):
         self.toy_tree()
         r = self.run_rfc()
