@@ -11,17 +11,25 @@
 
 res=$BUILD/results
 mkdir -p "$res"
-rm -f "$res"/*.counts
+rm -f "$res"/*.counts "$res"/stage-*.log
 rc=0
 times=()
 start=$(date +%s)
+failed_logs=()
+# stage NAME CMD...: run CMD (in a subshell, its output also in a log);
+# a failed stage's log tail is printed again at the end, where CI's
+# excerpt of the output looks.
 stage() {
-	local name=$1 t0 verdict=passed
+	local name=$1 t0 verdict=passed log
 	t0=$(date +%s)
 	shift
 	note "test: $name"
-	"$@" || verdict=FAILED
-	[ "$verdict" = passed ] || rc=1
+	log=$res/stage-$((${#times[@]} + 1)).log
+	"$@" 2>&1 | tee "$log" || verdict=FAILED
+	if [ "$verdict" != passed ]; then
+		rc=1
+		failed_logs+=("$name"$'\t'"$log")
+	fi
 	note "test: $name $verdict ($(($(date +%s) - t0)) s)"
 	times+=("$(printf '%6d s  %-6s  %s' "$(($(date +%s) - t0))" "$verdict" "$name")")
 }
@@ -102,6 +110,10 @@ for t in compare debug; do
 	[ -s "$res/$t.failing" ] || continue
 	note "test: failing rows of make $t ($(wc -l <"$res/$t.failing"); all in $res/$t.tsv)"
 	head -n 12 "$res/$t.failing" | cut -c1-160
+done
+for f in "${failed_logs[@]}"; do
+	note "test: the end of the failed stage '${f%%$'\t'*}' (all of it in ${f#*$'\t'})"
+	tail -n 15 "${f#*$'\t'}" | cut -c1-200
 done
 note "test: stage times"
 printf '%s\n' "${times[@]}"
