@@ -5,8 +5,8 @@
 # The output depends only on the commits and on branches/<topic>/cover.txt
 # (the cover letter's subject line and text): --zero-commit hides the local
 # commit ids, --base=base names the pinned base and lists the lower topics'
-# patches as prerequisite-patch-ids, and the cover letter's date is the
-# branch head's author date.  So 'make tree && make export' is a no-op.
+# patches as prerequisite-patch-ids, and the cover letter's author and
+# date are the branch head's.  So 'make tree && make export' is a no-op.
 . "$(dirname "$0")/lib.sh"
 
 check_only=0
@@ -32,7 +32,9 @@ export_topic() {
 	[ "$n" -gt 0 ] || return 0
 	[ -f "$cover" ] || die "branches/$t/cover.txt is missing: write the cover letter (first line: subject; then the text) and run 'make export' again"
 	kgit config "branch.$t.description" "$(cat "$cover")"
-	kgit -c core.abbrev=12 -c diff.noprefix=false format-patch -q --zero-commit --base=base \
+	# The cover letter is From: the branch head's author, not whoever runs this.
+	GIT_COMMITTER_NAME=$(kgit log -1 --format=%an "$t") GIT_COMMITTER_EMAIL=$(kgit log -1 --format=%ae "$t") \
+		kgit -c core.abbrev=12 -c diff.noprefix=false format-patch -q --zero-commit --base=base \
 		--no-signature --numbered --cover-letter --cover-from-description=subject \
 		--subject-prefix="PATCH $t" -o "$dir" "$parent..$t" >/dev/null
 	# The cover letter is dated by the branch head, not by the clock.
