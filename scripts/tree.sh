@@ -56,7 +56,7 @@ branch_heads() {
 }
 
 apply_branches() {
-	local parent t series p
+	local parent t series p who
 	kgit checkout -q --detach base
 	for t in "${TOPICS[@]}"; do
 		parent=$(topic_parent "$t")
@@ -65,7 +65,12 @@ apply_branches() {
 		[ -f "$series" ] || continue
 		while read -r p; do
 			case "$p" in '' | '#'*) continue ;; esac
-			kgit am -q --committer-date-is-author-date "$TOP/branches/$t/$p" || {
+			# Committed as its author, at its date: the same commit ids
+			# on every machine, with or without a git identity there.
+			who=$(git mailinfo -k /dev/null /dev/null <"$TOP/branches/$t/$p")
+			GIT_COMMITTER_NAME=$(sed -n 's/^Author: //p' <<<"$who") \
+				GIT_COMMITTER_EMAIL=$(sed -n 's/^Email: //p' <<<"$who") \
+				kgit am -q --committer-date-is-author-date "$TOP/branches/$t/$p" || {
 				kgit am --abort || true
 				die "branches/$t/$p does not apply on $t: fix the patch (or rebase the branch and 'make export')"
 			}
