@@ -65,7 +65,15 @@ spec=${2:-all}
 dir=$(cd "$(dirname "$0")" && pwd)
 target=$(cd "$bindir" 2>/dev/null && pwd)/target
 only=${spec%%:*}
-want() { [ "$only" = all ] || [ "$only" = "$1" ]; }
+# want PART: PART is to run; a part's time is printed when the next begins.
+part='' part_t0=0
+want() {
+	[ "$only" = all ] || [ "$only" = "$1" ] || return 1
+	[ "$1" != "$part" ] || return 0
+	part_time
+	part=$1 part_t0=$(date +%s)
+}
+part_time() { [ -z "$part" ] || echo "# time: part $part took $(($(date +%s) - part_t0)) s"; }
 dbg=0
 case $spec in *:debug) dbg=1 ;; esac
 
@@ -90,6 +98,7 @@ ok() { result ok "$*"; }
 notok() { failed=$((failed + 1)); result "not ok" "$*"; }
 check() { if [ "$1" = 0 ]; then shift; ok "$@"; else shift; notok "$@"; fi; }
 finish() {
+	part_time
 	echo "1..$n"
 	cd /
 	rm -rf "$work"
