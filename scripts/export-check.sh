@@ -9,15 +9,17 @@ if [ ! -d "$LINUX_DIR/.git" ]; then
 	exit 0
 fi
 rc=0
-dirty=$(kgit status --porcelain --untracked-files=normal | head -n 20)
+# No 'git ... | head' in an assignment: under pipefail git's SIGPIPE
+# would end the script without a word.
+dirty=$(kgit status --porcelain --untracked-files=normal)
 if [ -n "$dirty" ]; then
 	echo "export-check: $LINUX_DIR has uncommitted changes:" >&2
-	printf '%s\n' "$dirty" | sed 's/^/  /' >&2
+	printf '%s\n' "$dirty" | sed -n '1,20s/^/  /p' >&2
 	echo "  -> commit them on the right topic branch, then 'make export' and commit branches/." >&2
 	rc=1
 fi
 if ! kgit symbolic-ref -q HEAD >/dev/null; then
-	stray=$(kgit rev-list HEAD --not "${TOPICS[@]}" base | head -n 5)
+	stray=$(kgit rev-list -n 5 HEAD --not "${TOPICS[@]}" base)
 	if [ -n "$stray" ]; then
 		echo "export-check: detached HEAD has commits on no topic branch:" >&2
 		kgit log --oneline HEAD --not "${TOPICS[@]}" base | sed 's/^/  /' >&2

@@ -61,7 +61,7 @@ plain_text() {
 	local f=$1 name=${1#"$TOP"/} bad
 	bad=$(LC_ALL=C grep -n '[^ -~]' "$f" | head -n 3) || true
 	[ -z "$bad" ] || die "$name: only printable ASCII and spaces (no tabs), for a plain text mail; see line(s):"$'\n'"$bad"
-	bad=$(awk -v w="$WIDTH" 'length($0) > w { print FNR ": " length($0) " columns" }' "$f" | head -n 3)
+	bad=$(awk -v w="$WIDTH" 'length($0) > w && n++ < 3 { print FNR ": " length($0) " columns" }' "$f")
 	[ -z "$bad" ] || die "$name: lines of at most $WIDTH columns, please; too long:"$'\n'"$bad"
 }
 
@@ -85,7 +85,9 @@ read_rfc() {
 	\[*) die "${RFC_DIR#"$TOP"/}/cover.txt: the subject without the [RFC PATCH vN 00/NN] prefix, which make rfc adds" ;;
 	esac
 	# Sections "vN:" at the start of a line, newest first; the first is this version's.
-	first=$(grep -v '^[[:space:]]*$' "$RFC_DIR/changelog.txt" | head -n 1)
+	# No pipe into head: under pipefail, the writer's SIGPIPE once the file
+	# outgrew a pipe's buffer ended the script without a word (session 22's CI).
+	first=$(awk 'NF { print; exit }' "$RFC_DIR/changelog.txt")
 	[[ $first =~ ^v([0-9]+): && ${BASH_REMATCH[1]} == "$version" ]] ||
 		die "${RFC_DIR#"$TOP"/}/changelog.txt has no section for v$version at its top (${RFC_DIR#"$TOP"/}/version says $version): add 'v$version:' and what changed since the last version (README.md, 'Sending the series')"
 	awk '/^v[0-9]+:/ { v = substr($0, 2) + 0

@@ -118,6 +118,16 @@ class RfcScript(unittest.TestCase):
         self.assertIn('\nFrom: A Developer <dev@example.org>\n', cover)
         self.assertEqual(self.run_rfc('--check').returncode, 0)
 
+    def test_long_changelog(self):
+        """A changelog larger than a pipe's buffer: session 22's CI ended
+        make rfc without a word (a pipe into head, SIGPIPE under
+        pipefail, once rfc/changelog.txt passed 4 KiB); 95 KB here, more than a pipe holds."""
+        self.toy_tree()
+        self.rfc_files('2\n', COVER, 'v2: more\n' + 'A line of changes.\n' * 5000 + 'v1: first posting\n')
+        r = self.run_rfc('--check')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn('v2, 6 patches', r.stderr)
+
     def test_no_git_transport(self):
         """A hardened git config that allows no transport (so no local
         'git clone'): the checks borrow the tree's objects all the same."""
