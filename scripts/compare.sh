@@ -31,26 +31,42 @@ fi
 rc=0
 cols=()
 kernels=()
+pids=()
+# The columns' guests run at the same time, at most $COMPARE_GUESTS of
+# them (default 3, all): a guest spends about half of its time waiting
+# (timeouts, sleeps, one gdb thread on two vCPUs), so two host cores
+# carry three guests in about the time of the longest alone.
+# COMPARE_GUESTS=1 boots them one after another, as before.
+max=${COMPARE_GUESTS:-3}
+[[ $max =~ ^[1-9][0-9]*$ ]] || die "COMPARE_GUESTS must be a number of guests (1, 2, ...), not '$max'"
 
-# boot_column NAME CONFIG SCRIPT ARG: boot kernel CONFIG with guest SCRIPT
-# (given ARG), results in $res/NAME; check its console and parse its KTAP.
-boot_column() {
+# start_column NAME CONFIG SCRIPT ARG: boot kernel CONFIG with guest SCRIPT
+# (given ARG) in the background, results in $res/NAME, what it says in
+# $res/NAME/boot.txt; end_column prints that once it is done.
+start_column() {
 	local name=$1 c=$2 script=$3 arg=$4 out=$res/$1 what=$2
 	[ "$name" = "$c" ] || what="$c ($name)"
+	if [ "${#pids[@]}" -ge "$max" ]; then
+		end_column "${kernels[${#kernels[@]} - max]}" "${pids[${#pids[@]} - max]}"
+	fi
+	mkdir -p "$out"
 	note "booting $what and running $(grep -vc '^#' "$arg") test programs (log: $out/output.log)"
-	boot_guest "compare: $name" "$c" "$script" "$arg" "$out" || rc=1
+	boot_guest "compare: $name" "$c" "$script" "$arg" "$out" >"$out/boot.txt" 2>&1 &
+	pids+=("$!")
 	cols+=("$name=$out/results.tsv")
 	kernels+=("$name")
 }
+# end_column NAME PID: wait for NAME's guest (once) and print what it said.
+declare -A ended
+end_column() {
+	[ -z "${ended[$1]:-}" ] || return 0
+	ended[$1]=1
+	wait "$2" || rc=1
+	cat "$res/$1/boot.txt" >&2
+}
 
 for c in "${configs[@]}"; do
-	boot_column "$c" "$c" "$TOP/tests/run-tests.sh" "$BUILD/tests/runlist"
-	# Built-in KUnit suites (utrace-on) print KTAP on the console at boot:
-	# one row per case ('kunit/SUITE CASE'), compared like every other row.
-	if grep -qx 'CONFIG_KUNIT=y' "$BUILD/out/$c/.config"; then
-		kunit_rows "compare: $c" "$res/$c" || rc=1
-		cols+=("$c=$res/$c/kunit.tsv")
-	fi
+	start_column "$c" "$c" "$TOP/tests/run-tests.sh" "$BUILD/tests/runlist"
 done
 
 # The third column: the guest loads the utrace-on kernel's test module,
@@ -61,17 +77,31 @@ if [ -n "$bystander" ]; then
 	if ! grep -qx 'CONFIG_TEST_UTRACE=m' "$BUILD/out/utrace-on/.config"; then
 		echo "compare: the utrace-on kernel lacks CONFIG_TEST_UTRACE=m (kconfigs/utrace-on.config): no $by column" >&2
 		rc=1
+		bystander=""
 	elif [ ! -x "$BUILD/tests/bystander/bystander" ]; then
 		echo "compare: $BUILD/tests/bystander/bystander was not built (tests/build-programs.sh): no $by column" >&2
 		rc=1
+		bystander=""
 	else
-		boot_column "$by" utrace-on "$TOP/tests/bystander/guest.sh" "$BUILD/tests/runlist"
-		if ! grep -q '^# bystander: module ok' "$res/$by/output.log"; then
-			grep '^# bystander: ' "$res/$by/output.log" >&2 || true
-			echo "compare: the $by guest did not check out the test module (above; $res/$by/output.log): this fails the run" >&2
-			rc=1
-		fi
+		start_column "$by" utrace-on "$TOP/tests/bystander/guest.sh" "$BUILD/tests/runlist"
 	fi
+fi
+for i in "${!kernels[@]}"; do
+	end_column "${kernels[$i]}" "${pids[$i]}"
+done
+
+# Built-in KUnit suites (utrace-on) print KTAP on the console at boot:
+# one row per case ('kunit/SUITE CASE'), compared like every other row.
+for c in "${configs[@]}"; do
+	if grep -qx 'CONFIG_KUNIT=y' "$BUILD/out/$c/.config"; then
+		kunit_rows "compare: $c" "$res/$c" || rc=1
+		cols+=("$c=$res/$c/kunit.tsv")
+	fi
+done
+if [ -n "$bystander" ] && ! grep -q '^# bystander: module ok' "$res/$by/output.log"; then
+	grep '^# bystander: ' "$res/$by/output.log" >&2 || true
+	echo "compare: the $by guest did not check out the test module (above; $res/$by/output.log): this fails the run" >&2
+	rc=1
 fi
 
 # The real clients' transcripts (tests/clients), normalised and compared
