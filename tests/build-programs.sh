@@ -152,7 +152,5 @@ fi
 	if [ -n "$gdbstub" ]; then
 		echo "gdbstub/gdbstub 1200 sh $TOP/tests/gdbstub/gdbstub-test.sh $gdbstub"
 	fi
-} >"$list.new"
-# Replaced at once: make test's debug guest may be reading the old one.
-mv "$list.new" "$list"
+} >"$list"
 note "run list: $list ($(grep -vc '^#' "$list") programs)"
