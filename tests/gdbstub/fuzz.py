@@ -40,12 +40,20 @@ def drain(fd, wait=0.3):
         wait = 0.05
 
 
+RESUME = (b'$c', b'$s', b'$C', b'$S', b'vCont')
+
+
+def may_resume(data):
+    """Whether DATA may hold a resume packet."""
+    return any(k in data for k in RESUME)
+
+
 def resumes(data):
-    """Whether DATA may hold a resume, whose stop reply comes later.  The
-    reply to any other packet is queued before write() returns, so only
-    writes that may resume wait for more output (most writes get no reply
-    at all: waiting after each would be most of the run)."""
-    return any(k in data for k in (b'$c', b'$s', b'$C', b'$S', b'vCont', b'\x03'))
+    """Whether DATA may hold a resume or a Ctrl-C, whose stop reply comes
+    later.  The reply to any other packet is queued before write()
+    returns, so only such writes wait for more output (most writes get no
+    reply at all: waiting after each would be most of the run)."""
+    return may_resume(data) or b'\x03' in data
 
 
 def exchange(fd, body):
@@ -333,7 +341,7 @@ def main():
                                       'm%x,10' % rnd.randrange(1 << 47)]))
         # A resume would let the process run off: gdb's Ctrl-C stops it.
         os.write(fd, data)
-        if b'$c' in data or b'$s' in data or b'$C' in data or b'$S' in data or b'vCont' in data:
+        if may_resume(data):
             os.write(fd, b'\x03')
         sent += 1
         replies += drain(fd, 0.1 if resumes(data) else 0).count(b'$')

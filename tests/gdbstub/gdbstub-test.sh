@@ -375,17 +375,8 @@ wait_ready
 exec 3<>/proc/$pid/gdb
 # Asleep in open() of the fifo: parked, not interrupted, yet counted as
 # stopped: the stop reply to '?' comes while it still sleeps.
-# shellcheck disable=SC2016 # Python, not a shell expansion
-reply=$(python3 -c '
-import os, re, select
-os.write(3, b"$?#3f")
-out = b""
-while not re.search(rb"\$[^#]*#..", out):
-    if not select.select([3], [], [], 10)[0]:
-        break
-    out += os.read(3, 4096)
-m = re.search(rb"\$([^#]*)#", out)
-print(m.group(1).decode() if m else "none")')
+reply=$(python3 -S -c "import sys; sys.path.insert(0, '$dir'); import fuzz
+print(fuzz.exchange(3, '?') or 'none')")
 st=$(states)
 case $reply/$st in
 T*/S) ok "exec: the shell, asleep in open() of the fifo, counts as stopped (reply '$reply', states $st)" ;;
