@@ -28,6 +28,10 @@ def packet(body, good=True):
 
 
 def drain(fd, wait=0.3):
+    """Read what the stub sends within WAIT seconds, and then until it
+    is silent for 0.05 s.  WAIT 0: only what is queued already (a reply
+    that is not a stop reply is queued before write() returns), with no
+    wait after it."""
     out = b''
     while True:
         r, _, _ = select.select([fd], [], [], wait)
@@ -37,7 +41,7 @@ def drain(fd, wait=0.3):
         if not chunk:
             return out
         out += chunk
-        wait = 0.05
+        wait = min(wait, 0.05)
 
 
 RESUME = (b'$c', b'$s', b'$C', b'$S', b'vCont')
