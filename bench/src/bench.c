@@ -405,6 +405,20 @@ static int pin_here(void)
 	return cpu;
 }
 
+/*
+ * The rusage of this process and of its children that it reaped, summed:
+ * the tracees of the ptrace benchmarks are reaped before they return.
+ */
+static void rusage_all(struct rusage *ru)
+{
+	struct rusage c;
+
+	if (getrusage(RUSAGE_SELF, ru) || getrusage(RUSAGE_CHILDREN, &c))
+		die("getrusage");
+	ru->ru_nvcsw += c.ru_nvcsw;
+	ru->ru_nivcsw += c.ru_nivcsw;
+}
+
 /* Context switches of the whole process so far. */
 static long switches(void)
 {
@@ -1098,7 +1112,20 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < sizeof(simple) / sizeof(simple[0]); i++) {
 		if (!strcmp(name, simple[i].name)) {
+			struct rusage r0, r1;
+
+			rusage_all(&r0);
 			simple[i].fn(n);
+			rusage_all(&r1);
+			/*
+			 * For the log, not a result: a row whose time jumps
+			 * between kernels with the same code may have changed
+			 * how often the scheduler preempts (see
+			 * docs/design.md, attach-detach).
+			 */
+			fprintf(stderr, "context switches per operation (this process and its children): voluntary %.2f, involuntary %.2f\n",
+				(double)(r1.ru_nvcsw - r0.ru_nvcsw) / n,
+				(double)(r1.ru_nivcsw - r0.ru_nivcsw) / n);
 			return 0;
 		}
 	}
