@@ -4,7 +4,13 @@
 # selftests, the utrace engine tests, our ptrace conformance suite and the
 # strace/gdb clients.
 #
-#   debug.sh [KERNEL]
+#   debug.sh [--boot | --judge] [KERNEL]
+#
+# --boot builds the kernel and runs the guest (it needs the test programs
+# of tests/build-programs.sh, nothing of make compare); --judge compares
+# the rows that guest left with make compare's.  make test runs the boot
+# beside make compare's guests and the judging after them; without an
+# option, both, one after the other.
 #
 # KERNEL is a config of kconfigs/ (default debug):
 #   debug  lockdep, atomic-sleep, debugobjects, list debugging, full
@@ -31,6 +37,12 @@
 # the utrace-on column is make compare's kcidb.json).
 . "$(dirname "$0")/lib.sh"
 
+boot=1 judge=1
+case "${1:-}" in
+--boot) judge=0 && shift ;;
+--judge) boot=0 && shift ;;
+-*) die "usage: scripts/debug.sh [--boot | --judge] [KERNEL]" ;;
+esac
 name=${1:-debug}
 res=$BUILD/results
 out=$res/$name
@@ -40,6 +52,7 @@ ref=$res/$refname/results.tsv
 list=$BUILD/tests/runlist-$name
 mkdir -p "$out"
 rm -f "$res/$name.counts" "$res/$name.tsv" "$res/kcidb-$name.json"
+[ $boot -eq 0 ] || rm -f "$out/booted"
 
 fail() {
 	echo "$name: $*" >&2
@@ -48,17 +61,22 @@ fail() {
 }
 
 tree_has_utrace || fail "the kernel tree has no CONFIG_UTRACE: nothing to debug yet"
-[ -f "$ref" ] || fail "no $refname results in $ref: run 'make compare' first"
-if grep -qx 'CONFIG_KUNIT=y' "$BUILD/out/$refname/.config" 2>/dev/null &&
-	[ ! -f "$res/$refname/kunit.tsv" ]; then
-	fail "no $refname KUnit rows in $res/$refname/kunit.tsv: run 'make compare' first"
+if [ $judge -eq 1 ]; then
+	[ -f "$ref" ] || fail "no $refname results in $ref: run 'make compare' first"
+	if grep -qx 'CONFIG_KUNIT=y' "$BUILD/out/$refname/.config" 2>/dev/null &&
+		[ ! -f "$res/$refname/kunit.tsv" ]; then
+		fail "no $refname KUnit rows in $res/$refname/kunit.tsv: run 'make compare' first"
+	fi
 fi
-[ -f "$BUILD/tests/runlist" ] || fail "no run list: run 'make compare' (tests/build-programs.sh) first"
+[ $boot -eq 0 ] || [ -f "$BUILD/tests/runlist" ] ||
+	fail "no run list: run 'make compare' (tests/build-programs.sh) first"
 
-if [ "$name" = base ]; then
-	(build_base) || fail "building the base kernel failed (above)"
-else
-	"$TOP/scripts/build.sh" "$name" || fail "building the $name kernel failed (above)"
+if [ $boot -eq 1 ]; then
+	if [ "$name" = base ]; then
+		(build_base) || fail "building the base kernel failed (above)"
+	else
+		"$TOP/scripts/build.sh" "$name" || fail "building the $name kernel failed (above)"
+	fi
 fi
 
 # Every program of make compare: with ptrace on utrace, seccomp_bpf, the
@@ -73,17 +91,25 @@ if grep -qx 'CONFIG_DEBUG_KMEMLEAK=y' "$BUILD/out/$name/.config"; then
 	kmemleak=true
 	only+=(--only "$name=kmemleak/")
 fi
-: >"$list"
-! $kmemleak || echo "kmemleak/boot 300 sh $TOP/tests/kmemleak.sh boot" >>"$list"
-cat "$BUILD/tests/runlist" >>"$list"
-# Debian's stress-ng ptrace stressor, bounded: tracers and tracees forked
-# in a loop on two CPUs; a row of the debug kernels only.
-[ "$name" = base ] ||
-	echo "stress-ng/ptrace 180 stress-ng --ptrace 2 --timeout 60s --metrics-brief" >>"$list"
-! $kmemleak || echo "kmemleak/tests 300 sh $TOP/tests/kmemleak.sh tests" >>"$list"
-note "booting the $name kernel, $(grep -vc '^#' "$list") test programs (log: $out/output.log)"
 rc=0
-boot_guest "$name" "$name" "$TOP/tests/run-tests.sh" "$list" "$out" || rc=1
+if [ $boot -eq 1 ]; then
+	: >"$list"
+	! $kmemleak || echo "kmemleak/boot 300 sh $TOP/tests/kmemleak.sh boot" >>"$list"
+	cat "$BUILD/tests/runlist" >>"$list"
+	# Debian's stress-ng ptrace stressor, bounded: tracers and tracees forked
+	# in a loop on two CPUs; a row of the debug kernels only.
+	[ "$name" = base ] ||
+		echo "stress-ng/ptrace 180 stress-ng --ptrace 2 --timeout 60s --metrics-brief" >>"$list"
+	! $kmemleak || echo "kmemleak/tests 300 sh $TOP/tests/kmemleak.sh tests" >>"$list"
+	note "booting the $name kernel, $(grep -vc '^#' "$list") test programs (log: $out/output.log)"
+	boot_guest "$name" "$name" "$TOP/tests/run-tests.sh" "$list" "$out" || rc=1
+	# What --judge reads: whether the guest finished, its console was
+	# clean and its results were complete.
+	echo "$rc" >"$out/booted"
+	[ $judge -eq 1 ] || exit $rc
+fi
+[ -f "$out/booted" ] || fail "the $name guest has not run: 'scripts/debug.sh --boot $name' first"
+[ "$(cat "$out/booted")" = 0 ] || rc=1
 refs=("$ref")
 cols=("$name=$out/results.tsv")
 if grep -qx 'CONFIG_KUNIT=y' "$BUILD/out/$name/.config"; then

@@ -2,10 +2,10 @@
 # make test: everything CI runs, in order: the kernel tree, the harness's
 # own unit tests, the export round trip, the RFC series ('scripts/rfc.sh
 # --check': the whole stack, and the stable fix alone, apply with git am
-# on base), 'make check' (without the per-patch builds), 'make
-# compare', 'make debug' and the benchmark smoke run.  Every stage runs
-# even when an earlier one failed (except when the tree cannot be made),
-# so one run shows every problem.  The last line is the plain 'N passed,
+# on base), 'make check' (without the per-patch builds), 'make compare'
+# (with make debug's guest beside it), 'make debug' and the benchmark
+# smoke run.  Every stage runs even when an earlier one failed (except
+# when the tree cannot be made), so one run shows every problem.  The last line is the plain 'N passed,
 # N failed' tally over the unit tests, the checks and the comparison rows.
 . "$(dirname "$0")/lib.sh"
 
@@ -48,13 +48,23 @@ unit() {
 }
 
 # shellcheck disable=SC2317 # called through stage
+# make compare, with make debug's kernel and guest beside its guests:
+# they need the test programs and nothing else of make compare, and the
+# guests wait more than they compute (scripts/compare.sh).  The debug
+# stage then compares the debug guest's rows with compare's.
 compare_counts() {
-	local st=0
+	local st=0 dpid
+	"$TOP/tests/build-programs.sh" || return 1
+	"$TOP/scripts/debug.sh" --boot >"$res/debug-boot.txt" 2>&1 &
+	dpid=$!
 	"$TOP/scripts/compare.sh" || st=$?
 	if [ -f "$res/compare.tsv" ]; then
 		# Which words fail a row: tests/verdicts.py.
 		"$TOP/tests/verdicts.py" counts "$res/compare.tsv" >"$res/compare.counts"
 	fi
+	# Its failure is the debug stage's (debug.sh --judge reads it).
+	wait "$dpid" || true
+	cat "$res/debug-boot.txt"
 	return "$st"
 }
 
@@ -89,8 +99,8 @@ else
 	stage "export round trip" roundtrip
 	stage "RFC series (make rfc: git am on base, the stable fix alone)" rfc_series
 	stage "make check (without per-patch builds)" "$TOP/checks/run.sh" --no-series
-	stage "make compare" compare_counts
-	stage "make debug (lockdep & co, every compare program)" "$TOP/scripts/debug.sh"
+	stage "make compare (and make debug's guest beside it)" compare_counts
+	stage "make debug (lockdep & co, every compare program)" "$TOP/scripts/debug.sh" --judge
 	if [ -x "$TOP/bench/run.sh" ]; then
 		stage "make bench-smoke" "$TOP/bench/run.sh" --smoke
 	fi

@@ -152,5 +152,7 @@ fi
 	if [ -n "$gdbstub" ]; then
 		echo "gdbstub/gdbstub 1200 sh $TOP/tests/gdbstub/gdbstub-test.sh $gdbstub"
 	fi
-} >"$list"
+} >"$list.new"
+# Replaced at once: make test's debug guest may be reading the old one.
+mv "$list.new" "$list"
 note "run list: $list ($(grep -vc '^#' "$list") programs)"
