@@ -15,6 +15,9 @@
 #           benchmark still runs and prints a number; speed is not judged)
 # Logs: build/results/bench[-smoke]/<kernel>-run<N>/{output,console}.log
 # BENCH_RUNS=N boots each kernel N times instead (the value is the mean).
+# The boots run BENCH_JOBS at a time (default: one per host CPU): each
+# guest's clock counts its own instructions (-icount, sleep=off), so the
+# numbers do not depend on what else the host runs.
 # The full run has a third kernel, base (the pristine tree built like
 # utrace-off, scripts/build.sh); BENCH_NO_BASE=1 leaves it out.
 # The guests boot from an initramfs (bench/initramfs.sh, one per run of
@@ -142,30 +145,50 @@ if [ -z "${BENCH_9P_ROOT:-}" ]; then
 else
 	note "BENCH_9P_ROOT is set: the guests boot from the host's / over 9p (two boots differ by up to 2%)"
 fi
+# boot_one CONFIG RUN: one guest; its verdict goes to DIR/boot.rc.  Under
+# -icount with sleep=off (boot/qemu.py) a guest's clock counts its own
+# instructions only, so guests booted at once measure what they measure
+# alone: up to BENCH_JOBS (default: the host's CPUs) boot at once.
+boot_one() {
+	local c=$1 r=$2 dir=$out/$1-run$2 t0 st=0
+	mkdir -p "$dir"
+	note "bench ($mode): booting $c, run $r of $runs (log: $dir/output.log)"
+	t0=$(date +%s)
+	"$TOP/boot/qemu.py" --kernel "$BUILD/out/$c/arch/x86/boot/bzImage" --icount "${root[@]}" \
+		--script "$TOP/bench/guest.sh" --args "$conf" --out "$dir" \
+		--timeout $timeout --silence $silence || {
+		echo "bench: the $c guest (run $r) did not finish by itself: see $dir/output.log and $dir/console.log" >&2
+		st=1
+	}
+	note "$c run $r took $(($(date +%s) - t0)) s"
+	if ! "$TOP/boot/consolescan.py" "$dir/console.log" >"$dir/console-scan.txt"; then
+		cat "$dir/console-scan.txt" >&2
+		echo "bench: the $c kernel reported a bug in its console (above, $dir/console.log): this fails the run" >&2
+		st=1
+	fi
+	echo "$st" >"$dir/boot.rc"
+}
+
+jobs_max=${BENCH_JOBS:-$(nproc)}
+[[ $jobs_max =~ ^[1-9][0-9]*$ ]] || die "BENCH_JOBS must be a positive number of guests at once, not '$jobs_max'"
 rc=0
 logs=()
 for c in "${configs[@]}"; do
 	cols=""
 	for r in $(seq 1 "$runs"); do
-		dir=$out/$c-run$r
-		mkdir -p "$dir"
-		note "bench ($mode): booting $c, run $r of $runs (log: $dir/output.log)"
-		t0=$(date +%s)
-		"$TOP/boot/qemu.py" --kernel "$BUILD/out/$c/arch/x86/boot/bzImage" --icount "${root[@]}" \
-			--script "$TOP/bench/guest.sh" --args "$conf" --out "$dir" \
-			--timeout $timeout --silence $silence || {
-			echo "bench: the $c guest (run $r) did not finish by itself: see $dir/output.log and $dir/console.log" >&2
-			rc=1
-		}
-		note "$c run $r took $(($(date +%s) - t0)) s"
-		if ! "$TOP/boot/consolescan.py" "$dir/console.log" >"$dir/console-scan.txt"; then
-			cat "$dir/console-scan.txt" >&2
-			echo "bench: the $c kernel reported a bug in its console (above, $dir/console.log): this fails the run" >&2
-			rc=1
-		fi
-		cols+=${cols:+,}$dir/output.log
+		while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
+			wait -n || true
+		done
+		boot_one "$c" "$r" &
+		cols+=${cols:+,}$out/$c-run$r/output.log
 	done
 	logs+=("$c=$cols")
+done
+wait
+for c in "${configs[@]}"; do
+	for r in $(seq 1 "$runs"); do
+		[ "$(cat "$out/$c-run$r/boot.rc" 2>/dev/null)" = 0 ] || rc=1
+	done
 done
 
 "$TOP/bench/report.py" --mode $mode --tsv "$res/$name.tsv" --svg "$res/$name.svg" \
