@@ -3,7 +3,8 @@
 # own unit tests, the export round trip, the RFC series ('scripts/rfc.sh
 # --check': the whole stack, and the stable fix alone, apply with git am
 # on base), 'make check' (without the per-patch builds), 'make compare'
-# (with make debug's guest beside it), 'make debug' and the benchmark
+# (make debug's kernel and guest start after the tree, beside all
+# that), 'make debug' and the benchmark
 # smoke run.  Every stage runs even when an earlier one failed (except
 # when the tree cannot be made), so one run shows every problem.  The last line is the plain 'N passed,
 # N failed' tally over the unit tests, the checks and the comparison rows.
@@ -47,24 +48,49 @@ unit() {
 	[ "$st" -eq 0 ] && [ "${run:-0}" -gt 0 ]
 }
 
+# make debug's kernel and guest start right after the tree, beside the
+# stages before compare, which keep one core of two busy: they need the
+# test programs and nothing else of make compare.  The programs are built
+# once, here; compare waits for them (programs_built), so that nothing
+# rewrites a program a guest runs.  The debug stage then compares the
+# debug guest's rows with compare's.
+# Its files say when each part is done: stages run in subshells, which
+# cannot wait for it.
+# shellcheck disable=SC2317 # run in the background
+debug_early() {
+	local st=0
+	"$TOP/tests/build-programs.sh" >"$res/programs.log" 2>&1 || st=$?
+	echo "$st" >"$res/programs.rc"
+	if [ "$st" -eq 0 ]; then
+		"$TOP/scripts/debug.sh" --boot >"$res/debug-boot.txt" 2>&1 || st=$?
+	fi
+	echo "$st" >"$res/debug-early.rc"
+}
+
+# wait_file FILE: until debug_early wrote FILE.
+# shellcheck disable=SC2317 # called through compare_counts
+wait_file() {
+	while [ ! -s "$1" ]; do
+		sleep 1
+	done
+}
+
 # shellcheck disable=SC2317 # called through stage
-# make compare, with make debug's kernel and guest beside its guests:
-# they need the test programs and nothing else of make compare, and the
-# guests wait more than they compute (scripts/compare.sh).  The debug
-# stage then compares the debug guest's rows with compare's.
+# make compare; make debug's guest runs beside it (debug_early).  The
+# guests wait more than they compute (scripts/compare.sh).
 compare_counts() {
-	local st=0 dpid
-	"$TOP/tests/build-programs.sh" || return 1
-	"$TOP/scripts/debug.sh" --boot >"$res/debug-boot.txt" 2>&1 &
-	dpid=$!
+	local st=0
+	wait_file "$res/programs.rc"
+	cat "$res/programs.log"
+	[ "$(cat "$res/programs.rc")" = 0 ] || return 1
 	"$TOP/scripts/compare.sh" || st=$?
 	if [ -f "$res/compare.tsv" ]; then
 		# Which words fail a row: tests/verdicts.py.
 		"$TOP/tests/verdicts.py" counts "$res/compare.tsv" >"$res/compare.counts"
 	fi
 	# Its failure is the debug stage's (debug.sh --judge reads it).
-	wait "$dpid" || true
-	cat "$res/debug-boot.txt"
+	wait_file "$res/debug-early.rc"
+	[ ! -f "$res/debug-boot.txt" ] || cat "$res/debug-boot.txt"
 	return "$st"
 }
 
@@ -95,6 +121,8 @@ if [ ! -d "$LINUX_DIR/.git" ]; then
 	echo "0 1 0" >"$res/tree.counts"
 	stage "harness unit tests" unit
 else
+	rm -f "$res/programs.rc" "$res/programs.log" "$res/debug-boot.txt" "$res/debug-early.rc"
+	debug_early &
 	stage "harness unit tests" unit
 	stage "export round trip" roundtrip
 	stage "RFC series (make rfc: git am on base, the stable fix alone)" rfc_series
