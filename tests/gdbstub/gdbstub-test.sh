@@ -64,6 +64,8 @@ bindir=${1:?usage: gdbstub-test.sh BINDIR [PART[:debug]]}
 spec=${2:-all}
 dir=$(cd "$(dirname "$0")" && pwd)
 target=$(cd "$bindir" 2>/dev/null && pwd)/target
+# gdb's data directory with its Python compiled (tests/build-programs.sh).
+gdbdata=$(cd "$bindir/../gdb-data" 2>/dev/null && pwd)
 only=${spec%%:*}
 # want PART: PART is to run; a part's time is printed when the next begins.
 part='' part_t0=0
@@ -113,6 +115,7 @@ if ! command -v gdb >/dev/null || ! command -v gdbserver >/dev/null; then
 	notok "gdb and gdbserver are needed (scripts/deps.sh installs them)"
 	finish
 fi
+[ -n "$gdbdata" ] || { notok "gdb's data directory is built ($bindir/../gdb-data is missing: tests/build-programs.sh builds it)"; finish; }
 
 # wait_ready: up to 20 s for the background program to print "ready".
 wait_ready() {
@@ -272,7 +275,9 @@ compare() {
 # without).  gdb runs without address space randomisation ('setarch
 # -R', inherited by the gdbserver it starts; the targets keep theirs):
 # QEMU's TCG finds the code it translated for the last gdb at the same
-# addresses, and gdb starts in about 1.1 s instead of 2.3.  With '&'
+# addresses, and gdb starts in about 1.1 s instead of 2.3.  Its data
+# directory is the copy with its Python compiled (build-programs.sh
+# says why).  With '&'
 # gdb runs in the background, its pid in gpid, and the caller waits for
 # it.  The program is $target unless $program names another.
 gdb_run() {
@@ -293,11 +298,11 @@ gdb_run() {
 	if [ $bg = 1 ]; then
 		# --foreground: a signal that timeout passes on reaches gdb
 		# alone, as a Ctrl-C reaches gdb and not its pipe's gdbserver.
-		timeout --foreground -s KILL "$secs" setarch -R gdb -nx -batch "$@" "${program:-$target}" </dev/null >"$out" 2>&1 &
+		timeout --foreground -s KILL "$secs" setarch -R gdb -nx -batch --data-directory="$gdbdata" "$@" "${program:-$target}" </dev/null >"$out" 2>&1 &
 		gpid=$!
 		return
 	fi
-	timeout -s KILL "$secs" setarch -R gdb -nx -batch "$@" "${program:-$target}" </dev/null >"$out" 2>&1
+	timeout -s KILL "$secs" setarch -R gdb -nx -batch --data-directory="$gdbdata" "$@" "${program:-$target}" </dev/null >"$out" 2>&1
 	echo "== exit status $?" >>"$out"
 }
 

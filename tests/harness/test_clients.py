@@ -584,6 +584,7 @@ class TestRetry(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             bindir = os.path.join(d, 'bin')
             os.makedirs(bindir)
+            os.makedirs(os.path.join(d, 'gdb-data'))
             for name in ('workload', 'workload-helper'):
                 with open(os.path.join(bindir, name), 'w') as f:
                     f.write('#!/bin/sh\n')
