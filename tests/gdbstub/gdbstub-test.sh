@@ -272,14 +272,10 @@ compare() {
 # the transcripts do not depend on what else is installed, and a gdb
 # start-up costs a fifth of the instructions (1.4 G on the host with
 # libc6-dbg, most of it inflating and indexing libc's DWARF; 0.3 G
-# without).  gdb runs without address space randomisation ('setarch
-# -R', inherited by the gdbserver it starts; the targets keep theirs):
-# QEMU's TCG finds the code it translated for the last gdb at the same
-# addresses, and gdb starts in about 1.1 s instead of 2.3.  Its data
-# directory is the copy with its Python compiled (build-programs.sh
-# says why).  With '&'
-# gdb runs in the background, its pid in gpid, and the caller waits for
-# it.  The program is $target unless $program names another.
+# without).  Its data directory is the copy with its Python compiled
+# (build-programs.sh says why).  With '&' gdb runs in the background,
+# its pid in gpid, and the caller waits for it.  The program is $target
+# unless $program names another.
 gdb_run() {
 	bg=0
 	[ "$1" != "&" ] || { bg=1; shift; }
@@ -298,11 +294,11 @@ gdb_run() {
 	if [ $bg = 1 ]; then
 		# --foreground: a signal that timeout passes on reaches gdb
 		# alone, as a Ctrl-C reaches gdb and not its pipe's gdbserver.
-		timeout --foreground -s KILL "$secs" setarch -R gdb -nx -batch --data-directory="$gdbdata" "$@" "${program:-$target}" </dev/null >"$out" 2>&1 &
+		timeout --foreground -s KILL "$secs" gdb -nx -batch --data-directory="$gdbdata" "$@" "${program:-$target}" </dev/null >"$out" 2>&1 &
 		gpid=$!
 		return
 	fi
-	timeout -s KILL "$secs" setarch -R gdb -nx -batch --data-directory="$gdbdata" "$@" "${program:-$target}" </dev/null >"$out" 2>&1
+	timeout -s KILL "$secs" gdb -nx -batch --data-directory="$gdbdata" "$@" "${program:-$target}" </dev/null >"$out" 2>&1
 	echo "== exit status $?" >>"$out"
 }
 
