@@ -419,6 +419,28 @@ static void rusage_all(struct rusage *ru)
 	ru->ru_nivcsw += c.ru_nivcsw;
 }
 
+/*
+ * Nanoseconds that the CPUs have idled since boot: the sum of
+ * /proc/timer_list's idle_sleeptime, or -1 if it cannot be read.  Under
+ * -icount (sleep=off) guest time jumps to the next timer while a CPU
+ * idles, so a row whose time changed with the same instructions may
+ * have idled more.
+ */
+static long long idle_ns(void)
+{
+	FILE *f = fopen("/proc/timer_list", "r");
+	char line[256];
+	long long sum = 0, v;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, " .idle_sleeptime : %lld nsecs", &v) == 1)
+			sum += v;
+	fclose(f);
+	return sum;
+}
+
 /* Context switches of the whole process so far. */
 static long switches(void)
 {
@@ -1113,10 +1135,13 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(simple) / sizeof(simple[0]); i++) {
 		if (!strcmp(name, simple[i].name)) {
 			struct rusage r0, r1;
+			long long idle0, idle1;
 
+			idle0 = idle_ns();
 			rusage_all(&r0);
 			simple[i].fn(n);
 			rusage_all(&r1);
+			idle1 = idle_ns();
 			/*
 			 * For the log, not a result: a row whose time jumps
 			 * between kernels with the same code may have changed
@@ -1126,6 +1151,9 @@ int main(int argc, char **argv)
 			fprintf(stderr, "context switches per operation (this process and its children): voluntary %.2f, involuntary %.2f\n",
 				(double)(r1.ru_nvcsw - r0.ru_nvcsw) / n,
 				(double)(r1.ru_nivcsw - r0.ru_nivcsw) / n);
+			if (idle0 >= 0 && idle1 >= 0)
+				fprintf(stderr, "idle time per operation (every CPU, setup included): %.1f ns\n",
+					(double)(idle1 - idle0) / n);
 			return 0;
 		}
 	}
