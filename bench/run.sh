@@ -150,22 +150,11 @@ fi
 # instructions only, so guests booted at once measure what they measure
 # alone: up to BENCH_JOBS (default: the host's CPUs) boot at once.
 boot_one() {
-	local c=$1 r=$2 dir=$out/$1-run$2 t0 st=0
-	mkdir -p "$dir"
+	local c=$1 r=$2 dir=$out/$1-run$2 st=0
 	note "bench ($mode): booting $c, run $r of $runs (log: $dir/output.log)"
-	t0=$(date +%s)
-	"$TOP/boot/qemu.py" --kernel "$BUILD/out/$c/arch/x86/boot/bzImage" --icount "${root[@]}" \
-		--script "$TOP/bench/guest.sh" --args "$conf" --out "$dir" \
-		--timeout $timeout --silence $silence || {
-		echo "bench: the $c guest (run $r) did not finish by itself: see $dir/output.log and $dir/console.log" >&2
-		st=1
-	}
-	note "$c run $r took $(($(date +%s) - t0)) s"
-	if ! "$TOP/boot/consolescan.py" "$dir/console.log" >"$dir/console-scan.txt"; then
-		cat "$dir/console-scan.txt" >&2
-		echo "bench: the $c kernel reported a bug in its console (above, $dir/console.log): this fails the run" >&2
-		st=1
-	fi
+	run_guest "bench: $c run $r" "$c" "$dir" --icount "${root[@]}" \
+		--script "$TOP/bench/guest.sh" --args "$conf" \
+		--timeout "$timeout" --silence "$silence" || st=1
 	echo "$st" >"$dir/boot.rc"
 }
 

@@ -146,31 +146,40 @@ bench_module() {
 	echo "$dir/utrace_bench.ko"
 }
 
-# boot_guest WHO CONFIG SCRIPT ARG OUT: boot kernel CONFIG in QEMU with guest
-# SCRIPT (given ARG), logs and results in OUT; scan its console for kernel
-# bug reports and parse its KTAP into OUT/results.tsv.  Messages start with
-# WHO.  Returns 1 if the guest did not finish, the console shows a report,
-# or the results are incomplete.
-boot_guest() {
-	local who=$1 c=$2 script=$3 arg=$4 out=$5 st=0 t0
+# run_guest WHO CONFIG OUT QEMU-ARGS...: boot kernel CONFIG with boot/qemu.py
+# (QEMU-ARGS: its --script, --args, limits and the rest), logs in OUT; note
+# how long the guest ran and scan its console for kernel bug reports.
+# Messages start with WHO.  Returns 1 if the guest did not finish by
+# itself or the console shows a report.
+run_guest() {
+	local who=$1 c=$2 out=$3 st=0 t0
+	shift 3
 	mkdir -p "$out"
 	t0=$(date +%s)
-	# The guest prints a program's output when it ends (run-tests.sh):
-	# the silence limit must outlast the longest program timeout of the
-	# run list (gdbstub/gdbstub: 1200 s), or a slow kernel (KASAN) is
-	# killed while a program runs within its own limit.
-	"$TOP/boot/qemu.py" --kernel "$BUILD/out/$c/arch/x86/boot/bzImage" \
-		--script "$script" --args "$arg" \
-		--out "$out" --timeout 2700 --silence 1300 || {
+	"$TOP/boot/qemu.py" --kernel "$BUILD/out/$c/arch/x86/boot/bzImage" --out "$out" "$@" || {
 		echo "$who: the guest did not finish by itself (see $out/output.log, $out/console.log)" >&2
 		st=1
 	}
 	note "$who guest ran for $(($(date +%s) - t0)) s"
 	if ! "$TOP/boot/consolescan.py" "$out/console.log" >"$out/console-scan.txt"; then
 		cat "$out/console-scan.txt" >&2
-		echo "$who: the kernel reported a bug in its console (above): this fails the run" >&2
+		echo "$who: the kernel reported a bug in its console (above, $out/console.log): this fails the run" >&2
 		st=1
 	fi
+	return $st
+}
+
+# boot_guest WHO CONFIG SCRIPT ARG OUT: run_guest with guest SCRIPT (given
+# ARG), and parse its KTAP into OUT/results.tsv.  Returns 1 if the guest
+# did not finish, the console shows a report, or the results are
+# incomplete.
+boot_guest() {
+	local who=$1 c=$2 script=$3 arg=$4 out=$5 st=0
+	# The guest prints a program's output when it ends (run-tests.sh):
+	# the silence limit must outlast the longest program timeout of the
+	# run list (gdbstub/gdbstub: 1200 s), or a slow kernel (KASAN) is
+	# killed while a program runs within its own limit.
+	run_guest "$who" "$c" "$out" --script "$script" --args "$arg" 		--timeout 2700 --silence 1300 || st=1
 	if ! "$TOP/tests/ktap.py" --kernel "$c" --may-skip "$TOP/tests/may-skip.txt" \
 		"$out/output.log" >"$out/results.tsv"; then
 		echo "$who: the results are incomplete (above)" >&2
