@@ -53,18 +53,20 @@ strace-f) cmd=(strace -f -s 200 -o trace "$workload") ;;
 strace-c) cmd=(strace -c -S name -o trace "$workload") ;;
 strace-seccomp) cmd=(strace -f --seccomp-bpf -e "trace=%process,getpid" -s 200 -o trace "$workload") ;;
 gdb | gdb-watch)
-	# As the gdbstub test runs gdb (tests/gdbstub/gdbstub-test.sh,
-	# gdb_run(), says why): the data directory with gdb's Python
-	# compiled, and no separate debug information (the transcript does
-	# not depend on whether the machine has libc6-dbg).
-	gdbdata=$(cd "$bindir/../gdb-data" 2>/dev/null && pwd) ||
-		fail "gdb's data directory $bindir/../gdb-data is missing: run tests/build-programs.sh on the host"
-	cmd=(gdb -nx -batch --data-directory="$gdbdata" -iex 'set debug-file-directory'
-		-x "$here/$client.gdb" "$workload") ;;
+	# No separate debug information, as in the gdbstub test
+	# (tests/gdbstub/gdbstub-test.sh, gdb_run(), says why): the
+	# transcript does not depend on whether the machine has libc6-dbg.
+	cmd=(gdb -nx -batch -iex 'set debug-file-directory' -x "$here/$client.gdb" "$workload") ;;
 *) fail "unknown client (see the usage in $0)" ;;
 esac
 tool=$(command -v "${cmd[0]}") || skip "${cmd[0]} is not installed on the host (run make deps: strace, gdb or gdb-minimal)"
 cmd[0]=$tool
+if [ "$kind" = gdb ]; then
+	# gdb's data directory with its Python compiled (build-programs.sh).
+	gdbdata=$(cd "$bindir/../gdb-data" 2>/dev/null && pwd) ||
+		fail "gdb's data directory $bindir/../gdb-data is missing: run tests/build-programs.sh on the host"
+	cmd=("${cmd[0]}" --data-directory="$gdbdata" "${cmd[@]:1}")
+fi
 
 max_runs=1
 [ "$kind" != gdb ] || max_runs=2

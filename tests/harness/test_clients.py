@@ -2,6 +2,7 @@
 import io
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 import unittest
@@ -605,6 +606,26 @@ class TestRetry(unittest.TestCase):
         got = trans.runs(['    ' + l + '\n' for l in lines])
         self.assertEqual(trans.retry_rows([('clients/gdb', None)], ['k'], {'k': got})['k'][0][1],
                          'flaky')
+
+    def test_run_client_skips_without_gdb(self):
+        # No gdb on the PATH and no gdb-data (build-programs.sh makes it
+        # only where gdb exists): a skip that names gdb, not a failure.
+        with tempfile.TemporaryDirectory() as d:
+            bindir = os.path.join(d, 'bin')
+            tools = os.path.join(d, 'tools')
+            os.makedirs(bindir)
+            os.makedirs(tools)
+            for name in ('workload', 'workload-helper'):
+                with open(os.path.join(bindir, name), 'w') as f:
+                    f.write('#!/bin/sh\n')
+                os.chmod(os.path.join(bindir, name), 0o755)
+            for tool in ('dirname', 'python3'):
+                os.symlink(shutil.which(tool), os.path.join(tools, tool))
+            r = subprocess.run([shutil.which('bash'), os.path.join(TOP, 'tests', 'clients', 'run-client.sh'),
+                                'gdb', bindir], env={'PATH': tools}, capture_output=True,
+                               text=True, timeout=60)
+        self.assertEqual(r.returncode, 4, r.stdout + r.stderr)
+        self.assertIn('ok 1 setup # SKIP gdb is not installed', r.stdout)
 
 
 if __name__ == '__main__':
