@@ -145,10 +145,8 @@ if [ -z "${BENCH_9P_ROOT:-}" ]; then
 else
 	note "BENCH_9P_ROOT is set: the guests boot from the host's / over 9p (two boots differ by up to 2%)"
 fi
-# boot_one CONFIG RUN: one guest; its verdict goes to DIR/boot.rc.  Under
-# -icount with sleep=off (boot/qemu.py) a guest's clock counts its own
-# instructions only, so guests booted at once measure what they measure
-# alone: up to BENCH_JOBS (default: the host's CPUs) boot at once.
+# boot_one CONFIG RUN: one guest (BENCH_JOBS of them at once, see the
+# top); its verdict goes to DIR/boot.rc, read once all have ended.
 boot_one() {
 	local c=$1 r=$2 dir=$out/$1-run$2 st=0
 	note "bench ($mode): booting $c, run $r of $runs (log: $dir/output.log)"

@@ -51,9 +51,11 @@ unit() {
 # make debug's kernel and guest start right after the tree, beside the
 # stages before compare, which keep one core of two busy: they need the
 # test programs and nothing else of make compare.  The programs are built
-# once, here; compare waits for them (programs_built), so that nothing
-# rewrites a program a guest runs.  The debug stage then compares the
-# debug guest's rows with compare's.
+# here first; compare waits for them (wait_file programs.rc), and its own
+# run of tests/build-programs.sh then finds them up to date (gdb-data
+# too: made again only for another gdb), so nothing rewrites a file a
+# guest runs.  The debug stage then compares the debug guest's rows with
+# compare's.
 # Its files say when each part is done: stages run in subshells, which
 # cannot wait for it.
 # shellcheck disable=SC2317 # run in the background
