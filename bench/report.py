@@ -27,6 +27,10 @@ KERNELS = ('base', 'utrace-off', 'utrace-on')
 # utrace-off / base: |ratio - 1| at most this, on every measured row.
 BASE_TOLERANCE = 0.002
 
+# Spread over the boots of one kernel, in percent: at most this, on every
+# row (issue 18).
+SPREAD_TARGET = 0.1
+
 # Benchmark groups, in table order: (title, names, target ratio or None).
 GROUPS = [
     ('untraced: what everyone pays', ('getpid', 'fork-exit-wait', 'execve-tiny',
@@ -476,6 +480,9 @@ def main(argv):
             top = max(sp)
             print(f'run-to-run spread over {nruns} boots per kernel: max {top[0]:.2f}% '
                   f'({top[1]}), mean {sum(x for x, _ in sp) / len(sp):.2f}%')
+            wide = sorted({n for x, n in sp if x > SPREAD_TARGET + 1e-9})
+            print(f'spread <= {SPREAD_TARGET:g}%: ' +
+                  ('every row' if not wide else f'NOT on {", ".join(wide)}'))
     elif not problems:
         print('smoke mode: every benchmark ran and printed a number; speed is not judged')
     print(f'wrote {a.tsv} and {a.svg}')

@@ -20,11 +20,15 @@
 # numbers do not depend on what else the host runs.
 # The full run has a third kernel, base (the pristine tree built like
 # utrace-off, scripts/build.sh); BENCH_NO_BASE=1 leaves it out.
-# The guests boot from an initramfs (bench/initramfs.sh, one per run of
-# this script, build/results/bench[-smoke]/initramfs.cpio), not from the
+# The guests boot from an initramfs (bench/initramfs.sh, one per run
+# number, build/results/bench[-smoke]/initramfs-runN.cpio), not from the
 # host's / over 9p, so two boots of a kernel give the same numbers; the
-# kernels need CONFIG_BLK_DEV_INITRD=y.  BENCH_9P_ROOT=1 boots the old
-# way (the host's / as the root, as make compare does).
+# kernels need CONFIG_BLK_DEV_INITRD=y.  BENCH_PERTURB=1 gives run N > 1
+# one file more, of (N - 1) * 100000 bytes (bench-pad-runN): the spread
+# is then how far a row moves with input that is not its code, as
+# another kernel's layout moves it (bench/README.md, "Determinism").
+# BENCH_9P_ROOT=1 boots the old way (the host's / as the root, as make
+# compare does).
 #
 # Exit status 1 when a benchmark fails or prints no number, a guest does
 # not finish, or a console shows a kernel bug.  Missing a speed target
@@ -36,7 +40,7 @@ for a in "$@"; do
 	case $a in
 	--smoke) mode=smoke ;;
 	--no-build) do_build=no ;;
-	-h | --help) sed -n '2,28p' "$0" && exit 0 ;;
+	-h | --help) sed -n '2,35p' "$0" && exit 0 ;;
 	*) die "bench/run.sh: unknown argument '$a' (try --help)" ;;
 	esac
 done
@@ -120,7 +124,8 @@ fi
 
 rm -rf "$out"
 mkdir -p "$out"
-# One CONF and one initramfs for every boot: the same bytes in each guest.
+# One CONF for every boot; one initramfs per run number, the same bytes
+# in each unless BENCH_PERTURB is set (see the top).
 conf=$out/guest.conf
 cat >"$conf" <<-EOF
 	MODE=$mode
@@ -132,16 +137,24 @@ cat >"$conf" <<-EOF
 	BENCH_KO=$bench_ko
 	BENCH_WHY='$bench_why'
 EOF
-root=()
 if [ -z "${BENCH_9P_ROOT:-}" ]; then
-	note "building the guests' initramfs $out/initramfs.cpio"
 	files=("$TOP/boot/guest-init.sh" "$TOP/bench/guest.sh" "$conf" "$bin/bench" "$bin/tiny")
 	for ko in "$engine_ko" "$tu_ko" "$bench_ko"; do
 		[ -z "$ko" ] || files+=("$ko")
 	done
-	"$TOP/bench/initramfs.sh" "$out/initramfs.cpio" "${files[@]}" ||
-		die "building the initramfs failed (above)"
-	root=(--initrd "$out/initramfs.cpio")
+	for r in $(seq 1 "$runs"); do
+		pad=()
+		if [ "$r" -gt 1 ] && [ -z "${BENCH_PERTURB:-}" ]; then
+			ln -f "$out/initramfs-run1.cpio" "$out/initramfs-run$r.cpio"
+			continue
+		elif [ "$r" -gt 1 ]; then
+			head -c $(((r - 1) * 100000)) /dev/zero >"$out/bench-pad-run$r"
+			pad=("$out/bench-pad-run$r")
+		fi
+		note "building the guests' initramfs $out/initramfs-run$r.cpio"
+		"$TOP/bench/initramfs.sh" "$out/initramfs-run$r.cpio" "${files[@]}" "${pad[@]}" ||
+			die "building the initramfs of run $r failed (above)"
+	done
 else
 	note "BENCH_9P_ROOT is set: the guests boot from the host's / over 9p (two boots differ by up to 2%)"
 fi
@@ -150,6 +163,8 @@ fi
 boot_one() {
 	local c=$1 r=$2 dir=$out/$1-run$2 st=0
 	note "bench ($mode): booting $c, run $r of $runs (log: $dir/output.log)"
+	local root=()
+	[ -n "${BENCH_9P_ROOT:-}" ] || root=(--initrd "$out/initramfs-run$r.cpio")
 	run_guest "bench: $c run $r" "$c" "$dir" --icount "${root[@]}" \
 		--script "$TOP/bench/guest.sh" --args "$conf" \
 		--timeout "$timeout" --silence "$silence" || st=1

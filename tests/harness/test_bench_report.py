@@ -110,6 +110,20 @@ class TestReport(unittest.TestCase):
         self.assertEqual(rows['getpid'][7], '0.00%')
         self.assertIn('targets NOT met: singlestep', out)
 
+    def test_spread_target(self):
+        off = log({'getpid': 200.0})
+        rc, _, out, _ = self.run_report('full', {'utrace-off': [off, off],
+                                                 'utrace-on': [off, off]})
+        self.assertEqual(rc, 0)
+        self.assertIn('spread <= 0.1%: every row', out)
+        # 200.0 against 200.2: 0.0999...%, within; 200.3: 0.1499...%, not.
+        near = log({'getpid': 200.2, 'fork-exit-wait': 100.1})
+        wide = log({'getpid': 200.3, 'tracefork': 100.2})
+        rc, _, out, _ = self.run_report('full', {'utrace-off': [off, near],
+                                                 'utrace-on': [off, wide]})
+        self.assertEqual(rc, 0, 'a wide spread must not fail the run')
+        self.assertIn('spread <= 0.1%: NOT on getpid, tracefork', out)
+
     def test_smoke_does_not_judge_speed(self):
         off = log({'getpid': 200.0})
         on = log({'getpid': 300.0})
