@@ -168,11 +168,16 @@ static long round_size(long n)
 	return n / ROUNDS > 0 ? n / ROUNDS : 1;
 }
 
+/* Operations that median_result() ran, warm-up included (for the log). */
+static long median_ops;
+
 static void median_result(const char *unit, double (*round)(long, const char *),
 			  long n, const char *arg)
 {
 	double t[ROUNDS];
 	long per = round_size(n);
+
+	median_ops = per * (ROUNDS + 1);
 
 	round(per, arg);	/* warm up: caches, slabs, page tables */
 	fprintf(stderr, "rounds of %ld, ns per operation:", per);
@@ -1136,12 +1141,15 @@ int main(int argc, char **argv)
 		if (!strcmp(name, simple[i].name)) {
 			struct rusage r0, r1;
 			long long idle0, idle1;
+			long ops;
 
 			idle0 = idle_ns();
 			rusage_all(&r0);
 			simple[i].fn(n);
 			rusage_all(&r1);
 			idle1 = idle_ns();
+			/* A row measured in rounds ran more than n. */
+			ops = median_ops ? median_ops : n;
 			/*
 			 * For the log, not a result: a row whose time jumps
 			 * between kernels with the same code may have changed
@@ -1149,11 +1157,11 @@ int main(int argc, char **argv)
 			 * docs/design.md, attach-detach).
 			 */
 			fprintf(stderr, "context switches per operation (this process and its children): voluntary %.2f, involuntary %.2f\n",
-				(double)(r1.ru_nvcsw - r0.ru_nvcsw) / n,
-				(double)(r1.ru_nivcsw - r0.ru_nivcsw) / n);
+				(double)(r1.ru_nvcsw - r0.ru_nvcsw) / ops,
+				(double)(r1.ru_nivcsw - r0.ru_nivcsw) / ops);
 			if (idle0 >= 0 && idle1 >= 0)
 				fprintf(stderr, "idle time per operation (every CPU, setup included): %.1f ns\n",
-					(double)(idle1 - idle0) / n);
+					(double)(idle1 - idle0) / ops);
 			return 0;
 		}
 	}
