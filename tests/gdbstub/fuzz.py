@@ -196,6 +196,24 @@ def stop_pc(fd, reply):
     return int.from_bytes(bytes.fromhex(v), 'little') if v and len(v) == 16 else None
 
 
+def expedited(fd, reply):
+    """None if the stop reply carries rbp, rsp and rip (registers 06, 07
+    and 10 of the target description) with the values that p reads for
+    the thread it names, as gdbserver's amd64 replies do (gdb then needs
+    no g packet for a stop it does not show); else what is wrong."""
+    regs = dict(re.findall(r';([0-9a-f]{2}):([0-9a-f]+)(?=;)', reply or ''))
+    m = re.search(r'thread:([0-9a-f]+);', reply or '')
+    if not m or exchange(fd, 'Hg' + m.group(1)) != 'OK':
+        return 'no thread to read the registers of in %r' % reply
+    for n in ('06', '07', '10'):
+        if n not in regs:
+            return 'register %s missing from %r' % (n, reply)
+        got = exchange(fd, 'p' + n)
+        if got != regs[n]:
+            return 'register %s is %s in %r but p%s reads %s' % (n, regs[n], reply, n, got)
+    return None
+
+
 def conditions(pid, tick, go):
     """Conditions evaluated in the target.  Once go is set tick() runs
     four times, and each call passes three breakpoint addresses: tick
@@ -232,6 +250,9 @@ def conditions(pid, tick, go):
             if pc != a:
                 return 'call %d, %s: stopped at %s, want tick + %d' % (
                     call, what, pc if pc is None else 'tick + %d' % (pc - tick), a - tick)
+            err = expedited(fd, got)
+            if err:
+                return 'call %d, %s: %s' % (call, what, err)
     # Every operation, each checked for its exact result.
     false = [[false_if([0x22, 0xff, 0x16, 8], -1),                        # ext 8
               false_if([0x23, 0xff, 0xff, 0x2a, 8], 0xff),                # zero_ext 8
@@ -268,7 +289,8 @@ def conditions(pid, tick, go):
         return 'false conditions: got %r (at %s), want W00 (the exit, no stop)' % (
             got, pc if pc is None else 'tick + %d' % (pc - tick))
     os.close(fd)
-    print('# fuzz: cond: 6 evaluations that fail stopped where they should; '
+    print('# fuzz: cond: 6 evaluations that fail stopped where they should, each reply '
+          'with rbp, rsp and rip as p reads them; '
           '%d false conditions did not' % sum(len(c) for c in false))
     return None
 
