@@ -84,6 +84,12 @@ run() {
 	# and under -icount its clock jumps from timer to timer, so the
 	# wait costs little wall time and no measured time.
 	sleep 2
+	# The row's tasks get the same pids on every kernel, from 1000:
+	# pids index a radix tree (the pid namespace's idr) that is as deep
+	# as the largest live pid needs, and a kernel whose boot made a few
+	# more tasks would otherwise look its pids up a level deeper at
+	# times (bench/README.md, "Determinism").
+	echo 999 >/proc/sys/kernel/ns_last_pid || echo "  | cannot set the next pid"
 	"$@" >/tmp/out 2>&1 </dev/null &
 	pid=$!
 	(

@@ -17,6 +17,8 @@ if [ -n "${KO:-}" ]; then
 	mod=$(basename "$KO" .ko)
 	echo "profile: module text at $(cat "/sys/module/$mod/sections/.text")"
 fi
+# The same pids on every kernel, as bench/guest.sh gives each row.
+echo 999 >/proc/sys/kernel/ns_last_pid || echo "profile: cannot set the next pid"
 # WRAP, if set, is a command to run the benchmark under (its words).
 # shellcheck disable=SC2086 # ARG: no word, or one; WRAP: words
 ${WRAP:-} /tmp/bin/bench "$NAME" "$N" ${ARG:-}
