@@ -179,7 +179,8 @@ boot_guest() {
 	# the silence limit must outlast the longest program timeout of the
 	# run list (gdbstub/gdbstub: 1200 s), or a slow kernel (KASAN) is
 	# killed while a program runs within its own limit.
-	run_guest "$who" "$c" "$out" --script "$script" --args "$arg" 		--timeout 2700 --silence 1300 || st=1
+	run_guest "$who" "$c" "$out" --script "$script" --args "$arg" \
+		--timeout 2700 --silence 1300 || st=1
 	if ! "$TOP/tests/ktap.py" --kernel "$c" --may-skip "$TOP/tests/may-skip.txt" \
 		"$out/output.log" >"$out/results.tsv"; then
 		echo "$who: the results are incomplete (above)" >&2
